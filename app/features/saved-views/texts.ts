@@ -3,7 +3,7 @@
 export const savedViewTexts = {
   title: "Minhas visões",
   intro:
-    "Uma visão guarda os filtros, as colunas e a ordem de uma tela com um nome. A visão padrão de uma tela é a que o menu abre. O link de uma visão pode ser enviado a um colega: ele a vê com as próprias permissões.",
+    "Uma visão guarda com um nome o estado de uma tela como o endereço o tem: filtros, colunas, comparação, níveis abertos e página. A visão padrão de uma tela é a que o menu abre. O link de uma visão pode ser enviado a um colega: ele a vê com as próprias permissões.",
   settingsHint: "as telas com os seus filtros salvos.",
   saveLegend: "Salvar visão",
   summary: "Visões desta tela",
@@ -30,12 +30,18 @@ export const savedViewTexts = {
     name: "Informe um nome de 1 a 60 caracteres.",
     taken: (name: string) => `Você já tem uma visão chamada "${name}".`,
     screen: "Esta tela não guarda visões.",
+    param: (name: string) => `O valor de "${name}" no endereço desta tela não é válido: a visão não foi salva.`,
+    queryLong: "O endereço desta tela é longo demais para uma visão.",
+    noDefault: "Uma visão da revisão de um centro de custo não pode ser a padrão: a revisão não tem entrada no menu.",
     limit: (max: number) => `Limite de ${max} visões atingido: exclua uma antes de salvar outra.`,
     notFound: "Visão não encontrada.",
   },
+  /** A screen of one record (a cost centre's review, a branch's HR data) with what its path names. */
+  screenOf: (screen: string, parts: readonly string[]) => `${screen}: ${parts.join(" · ")}`,
   screens: {
     planning: "Planejamento (resultado)",
     forecastFilter: "Forecast (filtro)",
+    review: "Forecast (revisão)",
     consolidated: "Forecast consolidado",
     hr: "Dados auxiliares de RH",
     processing: "Processamento",

@@ -54,19 +54,21 @@ const COLUMNS: ColumnDef<ViewRow, unknown>[] = [
     header: headers.actions,
     cell: ({ row }) => (
       <div className="saved-views__actions">
-        {row.original.isDefault
-          ? actionForm(
-              "undefault",
-              row.original,
-              savedViewTexts.unsetDefaultLabel(row.original.name),
-              savedViewTexts.unsetDefault,
-            )
-          : actionForm(
-              "default",
-              row.original,
-              savedViewTexts.defaultLabel(row.original.name),
-              savedViewTexts.makeDefault,
-            )}
+        {!row.original.canDefault
+          ? null
+          : row.original.isDefault
+            ? actionForm(
+                "undefault",
+                row.original,
+                savedViewTexts.unsetDefaultLabel(row.original.name),
+                savedViewTexts.unsetDefault,
+              )
+            : actionForm(
+                "default",
+                row.original,
+                savedViewTexts.defaultLabel(row.original.name),
+                savedViewTexts.makeDefault,
+              )}
         {actionForm("delete", row.original, savedViewTexts.removeLabel(row.original.name), savedViewTexts.remove)}
       </div>
     ),

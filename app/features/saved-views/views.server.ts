@@ -17,30 +17,18 @@ import {
 import { recordAudit } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { redirectWithToast } from "~/shared/toast.server";
-import { VIEWS_PATH, viewScreenOf } from "./screens";
+import { VIEWS_PATH, viewScreenAt } from "./screens";
 import { savedViewTexts } from "./texts";
+import { checkViewAddress } from "./view-address";
 
 /**
  * Saved views (/user/visoes and the "Salvar visão" form of each screen that keeps them): each user's own, stored as a
- * screen path and its query, checked before they are kept. The default view of a screen is what its menu entry (the
- * screen's address without a query) opens. Deleting a view is an audit entry; saving and choosing a default are not.
+ * screen path and the screen's own parameters of its query as the address holds them, checked before they are kept
+ * (view-address.ts). The default view of a screen is what its menu entry (the screen's address without a query) opens.
+ * Deleting a view is an audit entry; saving and choosing a default are not.
  */
 
-const QUERY_MAX = 2_000;
-
-/** A portal address of a screen that keeps views, split into its path and query; null for anything else. */
-export function viewAddressOf(text: string): { screen: string; query: string } | null {
-  if (typeof text !== "string" || text.length > 2_300 || !text.startsWith("/") || text.startsWith("//")) return null;
-  let url: URL;
-  try {
-    url = new URL(text, "http://portal.invalid");
-  } catch {
-    return null;
-  }
-  if (url.origin !== "http://portal.invalid" || !viewScreenOf(url.pathname)) return null;
-  if (url.search.length > QUERY_MAX) return null;
-  return { screen: url.pathname, query: url.search };
-}
+export { viewAddressOf } from "./view-address";
 
 const hrefOf = (view: Pick<SavedViewRecord, "screen" | "query">) => `${view.screen}${view.query}`;
 
@@ -51,20 +39,25 @@ export type ViewRow = {
   href: string;
   shareUrl: string;
   isDefault: boolean;
+  /** Whether it may be its screen's default (a screen without a menu entry has none). */
+  canDefault: boolean;
   canOpen: boolean;
 };
 
 export async function loadViewsPage(user: AuthenticatedUser, origin: string): Promise<{ rows: ViewRow[] }> {
   const context = accessContext();
   const rows = (await listViews(user.email)).map((view) => {
-    const screen = viewScreenOf(view.screen);
+    const at = viewScreenAt(view.screen);
+    const screen = at?.screen;
+    const label = screen ? savedViewTexts.screens[screen.id] : view.screen;
     return {
       id: String(view._id),
       name: view.name,
-      screen: screen ? savedViewTexts.screens[screen.id] : view.screen,
+      screen: at && at.segments.length > 0 ? savedViewTexts.screenOf(label, at.segments) : label,
       href: hrefOf(view),
       shareUrl: `${origin}${hrefOf(view)}`,
       isDefault: view.isDefault,
+      canDefault: screen?.keepsDefault ?? false,
       // A view of a screen the user may no longer open stays listed (to delete it), without its link.
       canOpen: !!screen && canAccessRoute(user.type, screen.routeId, context),
     };
@@ -104,6 +97,8 @@ export async function viewsAction(user: AuthenticatedUser, request: Request) {
     return redirectWithToast(VIEWS_PATH, { type: "success", description: savedViewTexts.deleted(view.name) });
   }
   const on = parsed.data.intent === "default";
+  if (on && !viewScreenAt(view.screen)?.screen.keepsDefault)
+    return data({ error: savedViewTexts.errors.noDefault }, { status: 400 });
   await setDefaultView(view, on);
   return redirectWithToast(VIEWS_PATH, {
     type: "success",
@@ -113,12 +108,13 @@ export async function viewsAction(user: AuthenticatedUser, request: Request) {
 
 async function saveView(user: AuthenticatedUser, form: Record<string, unknown>) {
   const parsed = saveSchema.safeParse(form);
-  const address = parsed.success ? viewAddressOf(parsed.data.path) : null;
+  const check = checkViewAddress(parsed.success ? parsed.data.path : form.path);
   // Back to the screen the form was on (when it is one), with the answer as a toast.
-  const back = address ? hrefOf(address) : VIEWS_PATH;
+  const back = check.ok ? hrefOf(check.address) : (check.back ?? VIEWS_PATH);
   const refuse = (description: string) => redirectWithToast(back, { type: "error", description });
+  if (!check.ok) return refuse(check.error);
   if (!parsed.success) return refuse(savedViewTexts.errors.name);
-  if (!address) return refuse(savedViewTexts.errors.screen);
+  const { address } = check;
   if ((await countViews(user.email)) >= MAX_VIEWS_PER_USER)
     return refuse(savedViewTexts.errors.limit(MAX_VIEWS_PER_USER));
   try {

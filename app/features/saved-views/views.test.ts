@@ -7,6 +7,7 @@ import type { PermissionType } from "~/models/users.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { savedViewTexts } from "./texts";
+import { checkViewAddress } from "./view-address";
 import { loadViewsPage, redirectToDefaultView, viewAddressOf, viewsAction } from "./views.server";
 
 /** Saved views: saved from a screen's address, listed with a share link, one default per screen, deletion audited. */
@@ -46,6 +47,59 @@ describe("the address a view keeps", () => {
       `/ij/plan_edit?${"x".repeat(2_100)}`,
     ])
       expect(viewAddressOf(bad)).toBeNull();
+  });
+
+  const GRID = "/ij/report_preview_edit_schneider/RF2%202026/CC1001%20-%20Marketing";
+  const VERSION = "0123456789abcdef01234567";
+
+  it("keeps a screen's own parameters as the address has them, and leaves out the others", () => {
+    // The review's filter: its choices; "Gerar revisão" (intent) is an act, not a choice.
+    expect(
+      viewAddressOf("/ij/report_create_schneider?rf=RF2+2026&cost_center=CC1001%20-%20Marketing&intent=generate"),
+    ).toEqual({ screen: "/ij/report_create_schneider", query: "?rf=RF2+2026&cost_center=CC1001%20-%20Marketing" });
+    // The grid: its difference columns, the version compared and the cell opened; a cycle action's answer and the
+    // cell's history (a dialog) left out.
+    const cell = "celula=4101001%20-%20Sal%C3%A1rios:2026-03";
+    expect(viewAddressOf(`${GRID}?ciclo=submit&cols=rf&cols=actual&versao=${VERSION}&${cell}&historico=1`)).toEqual({
+      screen: GRID,
+      query: `?cols=rf&cols=actual&versao=${VERSION}&${cell}`,
+    });
+    // The consolidated view: its comparison, columns and the levels and rows open.
+    const consolidated =
+      "?rf=RF2%202026&vs=anterior&cols=total,mes&aprovados=1&nivel=2&abrir=a%7CComercial&fechar=c%7CCC1";
+    expect(viewAddressOf(`/ij/forecast_consolidado${consolidated}`)).toEqual({
+      screen: "/ij/forecast_consolidado",
+      query: consolidated,
+    });
+    // Nothing of the screen's own: no query.
+    expect(viewAddressOf("/jobs/executados?lote=abc&__proto__=1")).toEqual({ screen: "/jobs/executados", query: "" });
+  });
+
+  it("refuses a grid path whose RF or cost centre is not one, and a value beyond its parameter's bound", () => {
+    for (const bad of [
+      "/ij/report_preview_edit_schneider/RF9%202026/CC1001",
+      "/ij/report_preview_edit_schneider/RF2%202026",
+      "/ij/report_preview_edit_schneider/RF2%202026/CC1001/extra",
+      "/ij/report_preview_edit_schneider/RF2%202026/%ZZ",
+      "/ij/report_preview_edit_schneider/RF2%202026/CC%00",
+      `/ij/report_preview_edit_schneider/RF2%202026/${"C".repeat(201)}`,
+      "/ij/report_preview_edit_schneider/RF2%202026/%2e%2e",
+    ])
+      expect(checkViewAddress(bad), bad).toEqual({ ok: false, error: savedViewTexts.errors.screen, back: null });
+    for (const [path, param] of [
+      ["/ij/report_create_schneider?rf=RF9%202026", "rf"],
+      [`/ij/report_create_schneider?cost_center=${"x".repeat(201)}`, "cost_center"],
+      ["/ij/report_create_schneider?rf=RF1%202026&rf=RF2%202026", "rf"],
+      [`${GRID}?cols=rf&versao=${VERSION}x`, "versao"],
+      [`${GRID}?celula=4101001:2026-3`, "celula"],
+      ["/ij/forecast_consolidado?nivel=9", "nivel"],
+      ["/jobs/executados?page=%ZZ", "page"],
+    ])
+      expect(checkViewAddress(path), path).toEqual({
+        ok: false,
+        error: savedViewTexts.errors.param(param),
+        back: path,
+      });
   });
 });
 
@@ -131,6 +185,34 @@ describe("saving, listing, the default and deleting", () => {
       .collection(AUDIT_LOG)
       .findOne({ event: "viewDeleted", "actor.email": owner.email });
     expect(entry?.object).toMatchObject({ id: "/ij/forecast_consolidado", label: "Minha" });
+  });
+
+  it("saves the filter's choices and the grid's columns; refuses a bad value back on the screen, storing nothing", async () => {
+    const user = userOf("USER GOLD");
+    const filter = "/ij/report_create_schneider?rf=RF2%202026&cost_center=CC1001%20-%20Marketing";
+    expect((await save(user, "Filtro", filter)).headers.get("Location")).toBe(filter);
+    const grid = "/ij/report_preview_edit_schneider/RF2%202026/CC1001%20-%20Marketing";
+    const answer = await save(user, "Grade", `${grid}?cols=rf&ciclo=approve`);
+    expect(answer.headers.get("Location")).toBe(`${grid}?cols=rf`);
+    const bad = `${grid}?cols=rf&celula=13`;
+    const refused = await save(user, "Ruim", bad);
+    expect(refused.headers.get("Location")).toBe(bad);
+    expect((await readToastFromResponse(refused))?.description).toBe(savedViewTexts.errors.param("celula"));
+    const { rows } = await loadViewsPage(user, "");
+    expect(rows.map((r) => [r.name, r.screen, r.href, r.canDefault])).toEqual([
+      ["Filtro", savedViewTexts.screens.forecastFilter, filter, true],
+      [
+        "Grade",
+        savedViewTexts.screenOf(savedViewTexts.screens.review, ["RF2 2026", "CC1001 - Marketing"]),
+        `${grid}?cols=rf`,
+        false,
+      ],
+    ]);
+    // The grid has no menu entry to open a default: one of its views is never the default.
+    const grade = rows[1];
+    const notDefault = await post(user, { intent: "default", id: grade.id });
+    expect((notDefault as unknown as { init: { status: number } }).init.status).toBe(400);
+    expect((await loadViewsPage(user, "")).rows[1].isDefault).toBe(false);
   });
 
   it("lists a shared or kept view of a screen the user may not open without its link", async () => {
