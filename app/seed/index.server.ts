@@ -30,6 +30,7 @@ import {
 } from "~/models/planning-attribute-sets.server";
 import { REPORTS } from "~/models/reports.server";
 import { PRODUCT_REVIEWS } from "~/models/reports-reviews.server";
+import { SEASONALITY_PROFILES } from "~/models/seasonality-profiles.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { DEMO_ACCOUNTS } from "./accounts";
 import { monthStart, type SeedContext } from "./context";
@@ -57,6 +58,7 @@ import {
   generateReports,
   generateReviews,
 } from "./reports";
+import { generateSeasonalityProfiles } from "./seasonality";
 import { SeedObjects } from "./stored-objects";
 import { generateUsers } from "./users.server";
 
@@ -82,6 +84,7 @@ export const SEEDED_COLLECTIONS = [
   FINANCIAL_REPORTS,
   FORECAST,
   FORECAST_ROLLUPS,
+  SEASONALITY_PROFILES,
   HR_AUX,
   EXPLORER_DOCUMENTS,
   // Reports, financial statements, cockpit, FP&A and fiscal asset
@@ -270,6 +273,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   await write(FORECAST, rollups.tap(generateForecast(ctx)));
   await write(FORECAST_ROLLUPS, rollups.documents());
   await write(FORECAST_PREPARERS, generateForecastPreparers(ctx, users.permissions));
+  await write(SEASONALITY_PROFILES, generateSeasonalityProfiles(ctx));
   await write(HR_AUX, generateHr(ctx));
   const explorerDocuments = generateExplorerDocuments(ctx);
   await write(EXPLORER_DOCUMENTS, explorerDocuments);
