@@ -32,6 +32,12 @@ export { viewAddressOf } from "./view-address";
 
 const hrefOf = (view: Pick<SavedViewRecord, "screen" | "query">) => `${view.screen}${view.query}`;
 
+/** A stored view's address checked again as when it was saved (a record kept from before, or written past the feature). */
+function openableHref(view: Pick<SavedViewRecord, "screen" | "query">): string | null {
+  const check = checkViewAddress(hrefOf(view));
+  return check.ok ? hrefOf(check.address) : null;
+}
+
 export type ViewRow = {
   id: string;
   name: string;
@@ -49,17 +55,18 @@ export async function loadViewsPage(user: AuthenticatedUser, origin: string): Pr
   const rows = (await listViews(user.email)).map((view) => {
     const at = viewScreenAt(view.screen);
     const screen = at?.screen;
+    const openable = openableHref(view);
     const label = screen ? savedViewTexts.screens[screen.id] : view.screen;
     return {
       id: String(view._id),
       name: view.name,
       screen: at && at.segments.length > 0 ? savedViewTexts.screenOf(label, at.segments) : label,
-      href: hrefOf(view),
-      shareUrl: `${origin}${hrefOf(view)}`,
+      href: openable ?? hrefOf(view),
+      shareUrl: `${origin}${openable ?? hrefOf(view)}`,
       isDefault: view.isDefault,
       canDefault: screen?.keepsDefault ?? false,
       // A view of a screen the user may no longer open stays listed (to delete it), without its link.
-      canOpen: !!screen && canAccessRoute(user.type, screen.routeId, context),
+      canOpen: !!screen && openable !== null && canAccessRoute(user.type, screen.routeId, context),
     };
   });
   return { rows };
@@ -134,5 +141,6 @@ export async function redirectToDefaultView(user: AuthenticatedUser, request: Re
   const url = new URL(request.url);
   if (url.search !== "" || request.method !== "GET" || url.pathname.endsWith(".data")) return;
   const view = await defaultViewOf(user.email, url.pathname);
-  if (view && view.query !== "") throw redirect(hrefOf(view));
+  const href = view && view.query !== "" ? openableHref(view) : null;
+  if (href) throw redirect(href);
 }

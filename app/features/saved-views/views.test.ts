@@ -215,6 +215,41 @@ describe("saving, listing, the default and deleting", () => {
     expect((await loadViewsPage(user, "")).rows[1].isDefault).toBe(false);
   });
 
+  it("opens a stored view only at its address checked again, whatever the record holds", async () => {
+    const user = userOf("USER GOLD");
+    const record = (name: string, screen: string, query: string) => ({
+      user: user.email,
+      screen,
+      query,
+      name,
+      isDefault: true,
+      createdAt: new Date(),
+    });
+    await (await testDb.db())
+      .collection(SAVED_VIEWS)
+      .insertMany([
+        record("Antiga", "/ij/report_create_schneider", "?rf=RF2%202026&intent=generate"),
+        record("Fora", "//evil.example/ij/plan_edit", ""),
+        record("Ruim", "/ij/plan_edit", "?page=%ZZ"),
+      ]);
+    const rows = (await loadViewsPage(user, "")).rows.map((r) => [r.name, r.href, r.canOpen]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ["Antiga", "/ij/report_create_schneider?rf=RF2%202026", true],
+        ["Fora", "//evil.example/ij/plan_edit", false],
+        ["Ruim", "/ij/plan_edit?page=%ZZ", false],
+      ]),
+    );
+    const opened = await redirectToDefaultView(
+      user,
+      new Request("http://localhost:3000/ij/report_create_schneider"),
+    ).catch((r) => r);
+    expect((opened as Response).headers.get("Location")).toBe("/ij/report_create_schneider?rf=RF2%202026");
+    await expect(
+      redirectToDefaultView(user, new Request("http://localhost:3000/ij/plan_edit")),
+    ).resolves.toBeUndefined();
+  });
+
   it("lists a shared or kept view of a screen the user may not open without its link", async () => {
     const bronze = userOf("USER BRONZE");
     await save(bronze, "Planejamento", "/ij/plan_edit?chanel=RETAIL");
