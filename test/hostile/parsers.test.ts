@@ -11,6 +11,8 @@ import { decodeCursor } from "~/api/v1/cursor";
 import { parseSourceToken } from "~/features/forecast/consolidated/query";
 import { readDecisionForm } from "~/features/forecast/cycle/bulk-decision.server";
 import { checkSave } from "~/features/forecast/forecast-save";
+import { type ParsedProfileForm, parseProfileForm, weightField } from "~/features/forecast/profiles/profile-form";
+import { MONTH_NAMES } from "~/features/forecast/profiles/texts";
 import { scenarioCalendar } from "~/features/forecast/release-points";
 import { parseScenario } from "~/models/forecast.fields";
 import { cellPartsOf } from "~/platform/comments/threads.server";
@@ -887,6 +889,34 @@ const PARSERS: Parser[] = [
       const { page, pageSize } = result as { page: number; pageSize: number };
       expect(Number.isSafeInteger(page) && page >= 1 && page <= 1_000_000).toBe(true);
       expect([10, 25, 50]).toContain(pageSize);
+    },
+  },
+  {
+    name: "seasonality profile form (parseProfileForm: the POST of /ij/forecast_perfis_sazonalidade)",
+    accepts: ["queries", "strings", "numberTexts"],
+    own: () => queryVariants(["intent", "id", "atualizado", "nome", ...MONTH_NAMES.map((_, i) => weightField(i + 1))]),
+    run: (input, from) => {
+      if (from === "queries" || from === "own") return parseProfileForm(new URLSearchParams(String(input)));
+      const text = textOf(input);
+      const body = new URLSearchParams({ intent: "salvar", id: "", atualizado: "", nome: text });
+      for (let m = 1; m <= 12; m++) body.set(weightField(m), text);
+      return parseProfileForm(body);
+    },
+    check: (result) => {
+      const form = result as ParsedProfileForm;
+      if (!form.ok) {
+        expect(Object.values(form.errors).every((message) => typeof message === "string")).toBe(true);
+        return;
+      }
+      if (form.intent === "excluir") {
+        expect(form.id).toMatch(/^[0-9a-f]{24}$/i);
+        return;
+      }
+      expect([...form.name].length).toBeGreaterThan(0);
+      expect([...form.name].length).toBeLessThanOrEqual(80);
+      expect(form.weights).toHaveLength(12);
+      for (const w of form.weights) expect(Number.isFinite(w) && w >= 0 && w <= 1e6 && !Object.is(w, -0)).toBe(true);
+      expect(form.weights.some((w) => w > 0)).toBe(true);
     },
   },
   {
