@@ -282,8 +282,19 @@ describe("edits", () => {
         object: { kind: "costCentre", id: MARKETING, label: `${OPEN} · ${MARKETING}` },
         dataset: "forecast",
         outcome: "ok",
-        details: { rows: 2, link: reviewPath(OPEN, MARKETING), rf: OPEN, cost_center_concat: MARKETING },
+        details: {
+          rows: 2,
+          link: reviewPath(OPEN, MARKETING),
+          rf: OPEN,
+          cost_center_concat: MARKETING,
+          // From what the save wrote: each cell, the value it had and the one written.
+          cells: [
+            { account: ACCOUNTS[0].account, month: "2027-03", old: old(1000, "2027-03"), new: 1234.5 },
+            { account: ACCOUNTS[2].account, month: "2028-02", old: old(250.5, "2028-02"), new: 0 },
+          ],
+        },
       },
     ]);
+    expect((await entriesAfter(since))[0].details).not.toHaveProperty("moreCells");
   });
 });

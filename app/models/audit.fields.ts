@@ -1,7 +1,10 @@
+import { CYCLE_ACTIONS } from "./forecast-cycle.fields";
+
 /**
- * The audit trail's stored vocabulary (docs/data-contract-workflow.md, `audit_log`): event types, outcomes and the kinds of
- * object an entry is about. Shared by the model, the screen's filters and the browser. A new event type is added
- * here (and its label in app/features/audit/texts.ts, which the type check asks for).
+ * The audit trail's stored vocabulary (docs/data-contract-workflow.md, `audit_log`): event types, the actions an
+ * entry's details name, outcomes and the kinds of object an entry is about. Shared by the model, the screen's filters
+ * and the browser. A new event type or action is added here (and its label in app/features/audit/texts.ts, which the
+ * type check asks for; app/features/audit/labels.test.ts finds any action a writer names that is not listed).
  */
 
 export const AUDIT_EVENTS = [
@@ -43,6 +46,22 @@ export const AUDIT_EVENTS = [
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 
+/**
+ * What an entry's `details.action` names, for events that take several kinds of action: the forecast cycle's decisions,
+ * a job's retries, the preparers' changes and the saved versions.
+ */
+export const AUDIT_DETAIL_ACTIONS = [
+  ...CYCLE_ACTIONS,
+  "retry",
+  "retryAll",
+  "preparersLoaded",
+  "preparerAdded",
+  "preparerRemoved",
+  "versionSaved",
+  "versionDeleted",
+] as const;
+export type AuditDetailAction = (typeof AUDIT_DETAIL_ACTIONS)[number];
+
 export const AUDIT_OUTCOMES = ["ok", "refused", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
@@ -66,4 +85,8 @@ export function isAuditEvent(value: unknown): value is AuditEvent {
 
 export function isAuditOutcome(value: unknown): value is AuditOutcome {
   return typeof value === "string" && (AUDIT_OUTCOMES as readonly string[]).includes(value);
+}
+
+export function isAuditDetailAction(value: unknown): value is AuditDetailAction {
+  return typeof value === "string" && (AUDIT_DETAIL_ACTIONS as readonly string[]).includes(value);
 }

@@ -390,11 +390,12 @@ export type CellWrite = { account: string; month: Date; old: number; value: numb
 export type Conflict = { account: string; month: Date; current: number; by: string | null; at: Date | null };
 
 export type SaveResult =
-  | { kind: "saved"; count: number }
+  /** `written`: the cells written, each with the value it had (`old`) and the one written (`value`). */
+  | { kind: "saved"; count: number; written: readonly CellWrite[] }
   /** A change names a cell that has no record: `knownAccount` false when the account is not one of the cost centre's. */
   | { kind: "missing"; account: string; month: Date; knownAccount: boolean }
   /** Cells changed by someone else since they were loaded; `saved` cells were written (0 unless a save raced). */
-  | { kind: "conflicts"; conflicts: Conflict[]; saved: number }
+  | { kind: "conflicts"; conflicts: Conflict[]; saved: number; written: readonly CellWrite[] }
   /** The cost centre's forecast may not change today (forecastLocks): nothing written. */
   | ForecastLock;
 
@@ -455,7 +456,7 @@ export async function saveForecastCells(
   /** What made the change, kept in each cell's history: an Excel round trip, or "Distribuir total". */
   via?: "excel" | "spread",
 ): Promise<SaveResult> {
-  if (cells.length === 0) return { kind: "saved", count: 0 };
+  if (cells.length === 0) return { kind: "saved", count: 0, written: [] };
   const lock = (await forecastLocks([{ rf, cost_center_concat }], portalToday(now))).get(
     pairKey(rf, cost_center_concat),
   );
@@ -474,7 +475,7 @@ export async function saveForecastCells(
     if (changedSince(cell, found)) conflicts.push(conflictOf(cell, found));
     targets.push(found);
   }
-  if (conflicts.length > 0) return { kind: "conflicts", conflicts, saved: 0 };
+  if (conflicts.length > 0) return { kind: "conflicts", conflicts, saved: 0, written: [] };
 
   const result = await collection.bulkWrite(
     cells.map((cell, i) => ({
@@ -525,8 +526,8 @@ export async function saveForecastCells(
     await (await getDb()).collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(entries, { ordered: false });
   }
   return raced.length === 0
-    ? { kind: "saved", count: written.length }
-    : { kind: "conflicts", conflicts: raced, saved: written.length };
+    ? { kind: "saved", count: written.length, written }
+    : { kind: "conflicts", conflicts: raced, saved: written.length, written };
 }
 
 /** How many cells of a cost centre in an RF changed after `since` (null: ever): `changedCellsBetween`'s cells. */

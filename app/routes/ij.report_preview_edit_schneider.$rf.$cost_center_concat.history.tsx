@@ -1,6 +1,7 @@
 // Screen: Forecast cell history: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/history (JSON).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { resolveReview, reviewHistory } from "~/features/forecast/review.server";
+import { reviewHistory } from "~/features/forecast/cell-history.server";
+import { resolveReview } from "~/features/forecast/review.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /**

@@ -15,6 +15,7 @@ import { type ParsedProfileForm, parseProfileForm, weightField } from "~/feature
 import { MONTH_NAMES } from "~/features/forecast/profiles/texts";
 import { scenarioCalendar } from "~/features/forecast/release-points";
 import { parseScenario } from "~/models/forecast.fields";
+import { readEditedCells } from "~/platform/audit/edited-cells";
 import { cellPartsOf } from "~/platform/comments/threads.server";
 import { closestTemplate, templatesFor } from "~/platform/import/catalog.server";
 import { type CsvRecord, CsvRecordParser, CsvSyntaxError } from "~/platform/import/csv";
@@ -24,6 +25,7 @@ import { checkRow } from "~/platform/import/template";
 import { ROUND_TRIPS, roundTripById } from "~/round-trips.server";
 import { verifyDownloadToken } from "~/services/storage/signed-link.server";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
+import { type LinkedCell, linkedCell } from "~/shared/cell-link";
 import { currentClientAddress, runWithClientAddress } from "~/shared/client-address.server";
 import { scopeRecord } from "~/shared/excel/dataset";
 import { portalHeaderOf } from "~/shared/excel/round-trip.server";
@@ -917,6 +919,28 @@ const PARSERS: Parser[] = [
       expect(form.weights).toHaveLength(12);
       for (const w of form.weights) expect(Number.isFinite(w) && w >= 0 && w <= 1e6 && !Object.is(w, -0)).toBe(true);
       expect(form.weights.some((w) => w > 0)).toBe(true);
+    },
+  },
+  {
+    name: "a grid's link to a cell (linkedCell: ?celula=&historico=)",
+    accepts: ["queries", "strings"],
+    own: () => queryVariants(["celula", "historico"]),
+    run: (input, from) =>
+      linkedCell(
+        from === "strings" ? new URLSearchParams({ celula: textOf(input) }) : urlWithQuery(input).searchParams,
+      ),
+    check: (result) => {
+      const cell = result as LinkedCell | null;
+      if (cell) expect(cell.key.length > 0 && cell.key.length <= 300 && /^\d{4}-\d{2}$/.test(cell.month)).toBe(true);
+    },
+  },
+  {
+    name: "an audit entry's edited cells (readEditedCells)",
+    accepts: [...JSON_GROUPS],
+    run: (input) => readEditedCells({ cells: input, moreCells: input }),
+    check: (result) => {
+      const read = result as ReturnType<typeof readEditedCells>;
+      if (read) expect(read.cells.every((c) => typeof c.old === "number" && typeof c.new === "number")).toBe(true);
     },
   },
   {

@@ -237,6 +237,88 @@ describe("who changed the forecast of a cost centre: one filter", () => {
   });
 });
 
+describe("an edit's cells and every action, in words", () => {
+  const review = `/ij/report_preview_edit_schneider/RF2%202027/${encodeURIComponent("CC1003 - Compras")}`;
+  const cells = [
+    { account: "4101001 - Salários e Ordenados", month: "2027-03", old: 10000, new: 12500 },
+    { account: "4201001 - Aluguel de Imóveis", month: "2027-11", old: 250.5, new: 0 },
+  ];
+  beforeAll(async () => {
+    await appendAuditEntry(
+      {
+        actor: { email: "ana@example.com", type: "USER GOLD" },
+        event: "dataEdited",
+        object: { kind: "costCentre", id: "CC1003 - Compras", label: "RF2 2027 · CC1003 - Compras" },
+        dataset: "forecast",
+        outcome: "ok",
+        details: { rows: 5, link: review, rf: "RF2 2027", cells, moreCells: 3 },
+      },
+      new Date("2026-05-04T13:00:00Z"),
+    );
+    await appendAuditEntry(
+      {
+        actor: { email: "ana@example.com", type: "SYSTEM ADMIN" },
+        event: "dataEdited",
+        object: { kind: "costCentre", id: "CC1003 - Compras", label: "CC1003 - Compras" },
+        dataset: "forecast_preparers",
+        outcome: "ok",
+        details: { action: "preparerAdded", user: "rui@example.com" },
+      },
+      new Date("2026-05-04T14:00:00Z"),
+    );
+  });
+
+  it("names an action in words in the list and the detail", async () => {
+    const list = await load("/user/audit?de=2026-05-04&ate=2026-05-04");
+    expect(list.body.rows.map((r) => r.event)).toEqual([
+      `${auditTexts.eventLabels.dataEdited}: Preparador adicionado`,
+      auditTexts.eventLabels.dataEdited,
+    ]);
+    const detail = await load(`/user/audit?entrada=${list.body.rows[0].n}`);
+    expect(detail.body.detail!.details).toEqual([
+      { label: "Ação", value: "Preparador adicionado", href: null },
+      { label: "Usuário", value: "rui@example.com", href: null },
+    ]);
+  });
+
+  it("lists each changed cell from what to what, each opening the grid at the cell's history", async () => {
+    const list = await load("/user/audit?de=2026-05-04&ate=2026-05-04&evento=dataEdited");
+    const detail = await load(`/user/audit?entrada=${list.body.rows[1].n}`);
+    const history = (account: string, month: string) =>
+      `${review}?celula=${encodeURIComponent(`${account}:${month}`)}&historico=1#celula`;
+    expect(detail.body.detail!.details).toEqual([
+      { label: "Linhas", value: "5", href: null },
+      // The screen opens at the first changed cell's history.
+      { label: "Histórico das células", value: "Abrir", href: history(cells[0].account, "2027-03") },
+      { label: "RF", value: "RF2 2027", href: null },
+      {
+        label: "Alteração",
+        value: "Conta 4101001 — Salários e Ordenados, mar/27: 10.000,00 → 12.500,00",
+        href: history(cells[0].account, "2027-03"),
+        link: "Abrir",
+      },
+      {
+        label: "Alteração",
+        value: "Conta 4201001 — Aluguel de Imóveis, nov/27: 250,50 → 0,00",
+        href: history(cells[1].account, "2027-11"),
+        link: "Abrir",
+      },
+      { label: "Alteração", value: "e mais 3 células", href: null },
+    ]);
+  });
+
+  it("exports the same words", async () => {
+    const response = (await auditExportRoute.loader(
+      getArgs("/user/audit/export?formato=csv&de=2026-05-04&ate=2026-05-04", adminCookie),
+    )) as Response;
+    const text = await response.text();
+    expect(text).toContain("Dados editados: Preparador adicionado");
+    expect(text).toContain("Ação: Preparador adicionado");
+    expect(text).toContain("Alteração: Conta 4101001 — Salários e Ordenados, mar/27: 10.000,00 → 12.500,00");
+    expect(text).toContain("Alteração: e mais 3 células");
+  });
+});
+
 describe("/user/audit/export", () => {
   it("exports the filtered entries as CSV, and the export is itself audited first", async () => {
     const response = (await auditExportRoute.loader(
@@ -268,7 +350,7 @@ describe("/user/audit/export", () => {
     expect(sheet.rowCount).toBe(2);
     expect(sheet.getRow(2).values).toContain("planning");
     const count = await (await testDb.db()).collection(AUDIT_LOG).countDocuments({ event: "auditExported" });
-    expect(count).toBe(2);
+    expect(count).toBe(3);
   });
 
   it("answers 400 to an unknown format and exports nothing", async () => {

@@ -172,10 +172,23 @@ function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string 
           {detail.details.length > 0 ? (
             <table className="audit-detail__values">
               <tbody>
-                {detail.details.map((d) => (
-                  <tr key={d.label}>
+                {detail.details.map((d, i) => (
+                  <tr key={`${i}:${d.label}`}>
                     <th scope="row">{d.label}</th>
-                    <td>{d.href ? <Link to={d.href}>{d.value}</Link> : d.value}</td>
+                    <td>
+                      {d.href && d.link ? (
+                        <>
+                          {d.value}{" "}
+                          <Link to={d.href} aria-label={`${d.link}: ${d.value}`}>
+                            {d.link}
+                          </Link>
+                        </>
+                      ) : d.href ? (
+                        <Link to={d.href}>{d.value}</Link>
+                      ) : (
+                        d.value
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -58,4 +58,18 @@ describe("the audit table", () => {
     const empty = await render({ ...base, rows: [], olderThan: null });
     expect(empty).toContain(`colSpan="8">${t.empty}</td>`);
   });
+
+  it("shows an edited cell from what to what, with Abrir beside it opening the grid at its history", async () => {
+    const cell = "Conta 4101001 — Salários e Ordenados, mar/27: 10.000,00 → 12.500,00";
+    const href = "/ij/g?celula=4101001%3A2027-03&historico=1#celula";
+    const details = [
+      { label: "Alteração", value: cell, href, link: t.detailOpen },
+      { label: "Alteração", value: t.moreCells(3), href: null },
+    ];
+    const detail = { ...row(11), whenWithZone: "", actorName: "U1", dataset: "-", details, prev: "0", hash: "1" };
+    const html = await render({ ...base, detail });
+    expect(html).toContain(`<td>${cell} <a aria-label="${t.detailOpen}: ${cell}" data-discover="true" href="${href}"`);
+    expect(html).toContain(`>${t.detailOpen}</a></td>`);
+    expect(html).toContain(`<td>${t.moreCells(3)}</td>`);
+  });
 });

@@ -4,7 +4,7 @@ import { type AuditActorInput, recordAudit } from "~/platform/audit/record.serve
 import { csvCell } from "~/shared/csv";
 import { formatDateTime } from "~/shared/dates";
 import { type ExcelColumn, xlsxDownload } from "~/shared/excel/round-trip.server";
-import { parseAuditSearch } from "./list.server";
+import { detailsText, eventText, parseAuditSearch } from "./list.server";
 import { auditTexts } from "./texts";
 
 /**
@@ -27,14 +27,15 @@ const COLUMNS: Column[] = [
   { header: "Nome", value: (e) => e.actor?.name ?? null },
   { header: auditTexts.columnType, value: (e) => e.actor?.type ?? null },
   { header: auditTexts.columnFrom, value: (e) => e.ip },
-  { header: auditTexts.columnEvent, value: (e) => auditTexts.eventLabel(e.event) },
+  { header: auditTexts.columnEvent, value: (e) => eventText(e) },
   { header: "Código do evento", value: (e) => e.event },
   { header: "Tipo do objeto", value: (e) => (e.object ? auditTexts.objectLabel(e.object.kind) : null) },
   { header: "Objeto", value: (e) => e.object?.id ?? null },
   { header: "Descrição do objeto", value: (e) => e.object?.label ?? null },
   { header: auditTexts.fieldDataset, value: (e) => e.dataset },
   { header: auditTexts.columnOutcome, value: (e) => auditTexts.outcomeLabel(e.outcome) },
-  { header: auditTexts.fieldDetails, value: (e) => JSON.stringify(e.details ?? {}) },
+  { header: auditTexts.fieldDetails, value: (e) => detailsText(e.details) },
+  { header: auditTexts.fieldDetailsData, value: (e) => JSON.stringify(e.details ?? {}) },
   { header: auditTexts.fieldPrev, value: (e) => e.prev },
   { header: auditTexts.fieldHash, value: (e) => e.hash },
 ];
@@ -63,7 +64,7 @@ const XLSX_COLUMNS: ExcelColumn<AuditEntry>[] = COLUMNS.map((c, i) => ({
   key: `c${i}`,
   header: c.header,
   kind: c.kind === "number" ? "integer" : "text",
-  width: i >= COLUMNS.length - 3 ? 40 : undefined,
+  width: i >= COLUMNS.length - 4 ? 40 : undefined,
   value: (e: AuditEntry) => {
     const v = c.value(e);
     return v instanceof Date ? v.toISOString() : v;

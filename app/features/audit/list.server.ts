@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
+import { AUDIT_EVENTS, AUDIT_OUTCOMES, isAuditDetailAction } from "~/models/audit.fields";
 import {
   type AuditEntry,
   type AuditFilter,
@@ -8,10 +8,12 @@ import {
   listAuditPage,
 } from "~/models/audit.server";
 import { listCostCenters } from "~/models/forecast.server";
-import { CYCLE_ACTIONS, type CycleAction } from "~/models/forecast-cycle.fields";
+import { CYCLE_ACTIONS } from "~/models/forecast-cycle.fields";
+import { type EditedCell, readEditedCells } from "~/platform/audit/edited-cells";
 import { isLocalPath } from "~/platform/auth/return-to.server";
+import { cellHref } from "~/shared/cell-link";
 import { formatDateTime, portalTimeZone } from "~/shared/dates";
-import { formatNumber } from "~/shared/numbers";
+import { formatNumber, formatPtBr2 } from "~/shared/numbers";
 import { AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts } from "./texts";
 
@@ -196,11 +198,10 @@ export type AuditRow = {
   outcomeCode: string;
 };
 
-/** A decision names its action ("Decisão: Enviou"); other events their type. */
-function eventText(entry: AuditEntry): string {
+/** An entry whose details name an action says it ("Decisão: Enviou", "Dados editados: Preparador adicionado"). */
+export function eventText(entry: AuditEntry): string {
   const action = entry.details?.action;
-  if (entry.event === "decision" && typeof action === "string" && action in auditTexts.actionLabels)
-    return `${auditTexts.eventLabel(entry.event)}: ${auditTexts.actionLabels[action as CycleAction]}`;
+  if (isAuditDetailAction(action)) return `${auditTexts.eventLabel(entry.event)}: ${auditTexts.actionLabels[action]}`;
   return auditTexts.eventLabel(entry.event);
 }
 
@@ -229,8 +230,11 @@ export function auditRow(entry: AuditEntry): AuditRow {
   };
 }
 
-/** One of an entry's details, named: a link where it is one (an edit's cell histories). */
-export type AuditDetailValue = { label: string; value: string; href: string | null };
+/**
+ * One of an entry's details, named: a link where it is one (an edit's cell histories); with `link`, the value is
+ * text and the link beside it says `link` (an edited cell, "Abrir").
+ */
+export type AuditDetailValue = { label: string; value: string; href: string | null; link?: string };
 
 /** The entry open in detail, as the screen shows it. */
 export type AuditDetail = AuditRow & {
@@ -243,17 +247,46 @@ export type AuditDetail = AuditRow & {
   hash: string;
 };
 
-function detailValues(details: Record<string, unknown> | undefined): AuditDetailValue[] {
-  return Object.entries(details ?? {}).map(([key, value]) => {
-    const label = (auditTexts.detailLabels as Record<string, string>)[key] ?? key;
-    if (key === "link" && typeof value === "string" && isLocalPath(value))
-      return { label, value: auditTexts.detailOpen, href: value };
-    if (key === "action" && typeof value === "string" && value in auditTexts.actionLabels)
-      return { label, value: auditTexts.actionLabels[value as CycleAction], href: null };
+/** The grid at an edited cell's history, from the entry's screen link (a path without a query), or null. */
+function cellHistoryHref(screen: unknown, cell: EditedCell): string | null {
+  if (typeof screen !== "string" || !isLocalPath(screen) || /[?#]/.test(screen)) return null;
+  return cellHref(screen, cell.account, cell.month, { history: true });
+}
+
+/**
+ * An entry's details as named values: an action in words, an edit's cells from what to what (each opening the grid
+ * at its history, as does the screen's link), and any other value as it was written.
+ */
+export function detailValues(details: Record<string, unknown> | undefined): AuditDetailValue[] {
+  const edited = readEditedCells(details);
+  const labelOf = (key: string) => (auditTexts.detailLabels as Record<string, string>)[key] ?? key;
+  return Object.entries(details ?? {}).flatMap(([key, value]): AuditDetailValue[] => {
+    const label = labelOf(key);
+    if (key === "link" && typeof value === "string" && isLocalPath(value)) {
+      const first = edited ? cellHistoryHref(value, edited.cells[0]) : null;
+      return [{ label, value: auditTexts.detailOpen, href: first ?? value }];
+    }
+    if (key === "action" && isAuditDetailAction(value))
+      return [{ label, value: auditTexts.actionLabels[value], href: null }];
+    if (key === "cells" && edited)
+      return edited.cells.map((cell) => {
+        const text = auditTexts.editedCell(cell.account, cell.month, formatPtBr2(cell.old), formatPtBr2(cell.new));
+        const href = cellHistoryHref(details?.link, cell);
+        return href ? { label, value: text, href, link: auditTexts.detailOpen } : { label, value: text, href: null };
+      });
+    if (key === "moreCells" && edited)
+      return edited.more > 0 ? [{ label, value: auditTexts.moreCells(edited.more), href: null }] : [];
     const text =
       typeof value === "string" ? value : typeof value === "number" ? formatNumber(value, 2, 0) : JSON.stringify(value);
-    return { label, value: text, href: null };
+    return [{ label, value: text, href: null }];
   });
+}
+
+/** An entry's details in one line of words (the export's column): "Ação: Preparador adicionado; Usuário: …". */
+export function detailsText(details: Record<string, unknown> | undefined): string {
+  return detailValues(details)
+    .map((d) => `${d.label}: ${d.href && !d.link ? d.href : d.value}`)
+    .join("; ");
 }
 
 export function auditDetail(entry: AuditEntry): AuditDetail {

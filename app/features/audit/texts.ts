@@ -1,5 +1,4 @@
-import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
-import type { CycleAction } from "~/models/forecast-cycle.fields";
+import type { AuditDetailAction, AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 
 /**
  * User-visible texts of the audit trail screen (/user/audit; all ours). Re-exported by app/messages.ts;
@@ -55,14 +54,24 @@ const OBJECT_LABELS: Record<AuditObjectKind, string> = {
   cell: "Célula",
 };
 
-/** A forecast cycle decision's action, as the list names it. */
-const ACTION_LABELS: Record<CycleAction, string> = {
+/** The action an entry's details name (a forecast cycle decision's, a retry, a preparer's change …), as the list names it. */
+const ACTION_LABELS: Record<AuditDetailAction, string> = {
   submit: "Enviou",
   withdraw: "Retirou o envio",
   approve: "Aprovou",
   return: "Devolveu",
   reopen: "Reabriu",
+  retry: "Nova tentativa",
+  retryAll: "Nova tentativa de todos",
+  preparersLoaded: "Preparadores carregados",
+  preparerAdded: "Preparador adicionado",
+  preparerRemoved: "Preparador removido",
+  versionSaved: "Versão salva",
+  versionDeleted: "Versão excluída",
 };
+
+/** pt-BR month abbreviations ("mar/27"). */
+const MONTHS = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"] as const;
 
 /** The details an entry commonly carries, named; any other shows its key. */
 const DETAIL_LABELS: Record<string, string> = {
@@ -75,6 +84,9 @@ const DETAIL_LABELS: Record<string, string> = {
   state: "Estado",
   comment: "Comentário",
   fileName: "Arquivo",
+  user: "Usuário",
+  cells: "Alteração",
+  moreCells: "Alteração",
 };
 
 export const auditTexts = {
@@ -88,7 +100,17 @@ export const auditTexts = {
   actionLabels: ACTION_LABELS,
   detailLabels: DETAIL_LABELS,
   detailOpen: "Abrir",
+  /** An edited cell: "Conta 4101001 — Salários e Ordenados, mar/27: 10.000,00 → 12.500,00". */
+  editedCell: (account: string, month: string, before: string, after: string) => {
+    const [code, ...name] = account.split(" - ");
+    const [year, number] = month.split("-");
+    const monthText = `${MONTHS[Number(number) - 1] ?? number}/${year.slice(2)}`;
+    return `Conta ${name.length > 0 ? `${code} — ${name.join(" - ")}` : account}, ${monthText}: ${before} → ${after}`;
+  },
+  moreCells: (count: number) => (count === 1 ? "e mais 1 célula" : `e mais ${count} células`),
+  cellHistory: (account: string, month: string) => `Abrir o histórico da célula ${account}, ${month}`,
   eventLabel: (event: string) => (EVENT_LABELS as Record<string, string>)[event] ?? event,
+  actionLabel: (action: string) => (ACTION_LABELS as Record<string, string>)[action] ?? action,
   outcomeLabel: (outcome: string) => (OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome,
   objectLabel: (kind: string) => (OBJECT_LABELS as Record<string, string>)[kind] ?? kind,
 
@@ -144,6 +166,7 @@ export const auditTexts = {
   fieldDataset: "Base de dados",
   fieldOutcome: "Resultado",
   fieldDetails: "Detalhes",
+  fieldDetailsData: "Detalhes (dados)",
   fieldPrev: "Hash da entrada anterior",
   fieldHash: "Hash desta entrada",
 

@@ -4,10 +4,10 @@ import { monthLabel, parseMonthKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { uiTexts } from "~/shared/ui/texts";
+import type { HistoryReply } from "./cell-history.server";
 import { gridDialogTexts } from "./dialog-texts";
 import { gridTexts } from "./grid-texts";
 import { applyPercent, type Direction, readPercent, takesMassChange } from "./mass-change";
-import type { HistoryReply } from "./review.server";
 import { SpreadDialog } from "./spread-dialog";
 import type { ForecastEdits } from "./use-forecast-edits";
 

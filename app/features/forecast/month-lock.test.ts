@@ -301,6 +301,6 @@ describe("the model's answer in the edit month", () => {
       PREPARER,
       new Date(),
     );
-    expect(result).toEqual({ kind: "saved", count: 1 });
+    expect(result).toMatchObject({ kind: "saved", count: 1 });
   });
 });

@@ -5,7 +5,6 @@ import { checkSave, FORECAST_SAVE_BODY_MAX_BYTES, SAVE_MAX_CELLS } from "~/featu
 import {
   annualTotals,
   editWindowOf,
-  inWindow,
   isOpenForEditing,
   parseScenario,
   type ScenarioCalendar,
@@ -13,14 +12,11 @@ import {
   windowMonths,
 } from "~/features/forecast/release-points";
 import { buildVariance, previousScenario, type VarianceGroup } from "~/features/forecast/variance";
-import { messages } from "~/messages";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
   type CellWrite,
   type Conflict,
   type CostCenterInfo,
-  cellExists,
-  cellHistory,
   findCostCenter,
   readWindow,
   readWindowWithPrevious,
@@ -40,7 +36,6 @@ import {
   monthOfDate,
   monthOfDay,
   monthStartDate,
-  parseMonthKey,
 } from "~/shared/months";
 import { formatPtBr2 } from "~/shared/numbers";
 import { readLimitedJson } from "~/shared/request-body.server";
@@ -323,13 +318,20 @@ export async function writeReviewCells(
   author: { email: string; name: string; type?: string | null },
   via?: "spread",
 ): Promise<{ status: number; body: SaveReply }> {
-  // The audit trail: the cells written, with the review (where each cell's history opens), before the reply.
-  const audited = (rows: number) =>
+  // The audit trail: the cells written (value before → after), with the review (where each cell's history opens),
+  // before the reply.
+  const audited = (written: readonly CellWrite[]) =>
     recordEdit({
       actor: author,
       dataset: FORECAST_EDIT_DATASET,
       screen: REVIEW_SCREEN,
-      rows,
+      rows: written.length,
+      cells: written.map((c) => ({
+        account: c.account,
+        month: monthKey(monthOfDate(c.month)),
+        old: c.old,
+        new: c.value,
+      })),
       historyLink: reviewPath(review.calendar.name, review.costCenter.cost_center_concat),
       object: {
         kind: "costCentre",
@@ -346,7 +348,7 @@ export async function writeReviewCells(
   const result = await saveForecastCells(calendar.name, costCenter.cost_center_concat, cells, author, new Date(), via);
   switch (result.kind) {
     case "saved":
-      await audited(result.count);
+      await audited(result.written);
       return { status: 200, body: { ok: true, saved: result.count } };
     case "missing": {
       const month = monthLabel(monthOfDate(result.month));
@@ -368,7 +370,7 @@ export async function writeReviewCells(
         body: { ok: false, message: lockMessage(result, costCenter.cost_center_concat, calendar.name) },
       };
     case "conflicts": {
-      await audited(result.saved);
+      await audited(result.written);
       const message =
         result.saved > 0
           ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length)
@@ -376,37 +378,4 @@ export async function writeReviewCells(
       return { status: 409, body: { ok: false, message, conflicts: result.conflicts.map(conflictView) } };
     }
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// History
-
-export type HistoryReply =
-  | { ok: true; entries: { when: string; who: string; old: string; new: string; oldValue: number }[] }
-  | { ok: false; message: string };
-
-/** One cell's changes, newest first: `?account=<account_concat>&month=YYYY-MM` of the review's window. */
-export async function reviewHistory(url: URL, review: Review): Promise<Response> {
-  const account = url.searchParams.get("account") ?? "";
-  const month = parseMonthKey(url.searchParams.get("month") ?? "");
-  const json = (body: HistoryReply, status = 200) =>
-    Response.json(body, { status, headers: { "Cache-Control": "private, no-store" } });
-  if (!account || account.length > 300 || month === null || !inWindow(review.calendar, month))
-    return json({ ok: false, message: messages.badRequest }, 400);
-  const { calendar, costCenter } = review;
-  const [exists, entries] = await Promise.all([
-    cellExists(calendar.name, costCenter.cost_center_concat, account, monthStartDate(month)),
-    cellHistory(calendar.name, costCenter.cost_center_concat, account, monthStartDate(month)),
-  ]);
-  if (!exists) return json({ ok: false, message: forecastTexts.cellMissing(account, monthLabel(month)) }, 404);
-  return json({
-    ok: true,
-    entries: entries.map((e) => ({
-      when: formatDateTime(e.at),
-      who: `${e.name ? `${e.name} (${e.by})` : e.by}${e.via === "spread" ? ` · ${forecastTexts.spreadHistory}` : ""}`,
-      old: formatPtBr2(e.old),
-      new: formatPtBr2(e.new),
-      oldValue: e.old,
-    })),
-  });
 }

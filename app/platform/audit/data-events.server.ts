@@ -3,7 +3,8 @@ import type { AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 import type { AuditEntry } from "~/models/audit.server";
 import type { JobEnding } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
-import { type AuditActorInput, actorByEmail, recordAudit } from "./record.server";
+import { type EditedCell, editedCellsDetails } from "./edited-cells";
+import { type AuditActorInput, type AuditDetailsInput, actorByEmail, recordAudit } from "./record.server";
 
 /**
  * The data events of the audit trail: what left the portal (exports and downloads, with the filter used and
@@ -183,8 +184,9 @@ export async function recordUploadEnded(
 }
 
 /**
- * Edits: a save on a screen, with the rows it changed and a link to the screen that shows their cell histories.
- * Recorded only for a save that wrote something (`rows` > 0) unless `outcome` says otherwise.
+ * Edits: a save on a screen, with the rows it changed and a link to the screen that shows their cell histories; with
+ * `cells`, the cells it wrote (from what it wrote: value before → after), bounded (edited-cells.ts). Recorded only for
+ * a save that wrote something (`rows` > 0) unless `outcome` says otherwise.
  */
 export async function recordEdit(input: {
   actor: AuditActorInput;
@@ -197,17 +199,20 @@ export async function recordEdit(input: {
   /** What was edited, named in words (a cost centre of an RF); else the screen. */
   object?: AuditTarget;
   outcome?: AuditOutcome;
-  details?: Record<string, unknown>;
+  details?: AuditDetailsInput;
+  /** The cells written (a row's key, the month "YYYY-MM", the value before and after). */
+  cells?: readonly EditedCell[];
 }): Promise<AuditEntry | null> {
   const outcome = input.outcome ?? "ok";
   if (outcome === "ok" && input.rows <= 0) return null;
+  const cells = input.cells && input.cells.length > 0 ? editedCellsDetails(input.cells) : {};
   return recordAudit({
     actor: input.actor,
     event: "dataEdited",
     object: input.object ?? { kind: "screen", id: input.screen },
     dataset: input.dataset,
     outcome,
-    details: withoutUndefined({ rows: input.rows, link: input.historyLink, ...input.details }),
+    details: withoutUndefined({ rows: input.rows, link: input.historyLink, ...input.details, ...cells }),
   });
 }
 

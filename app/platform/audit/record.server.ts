@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
+import type { AuditDetailAction, AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 import { type AuditEntry, appendAuditEntry } from "~/models/audit.server";
 import {
   countRefusal,
@@ -22,13 +22,16 @@ import { currentClientAddress } from "~/shared/client-address.server";
 /** Who did it: a signed-in user (its session id is never read), or just an e-mail (a sign-in attempt). */
 export type AuditActorInput = { email: string; name?: string | null; type?: string | null } | null | undefined;
 
+/** An entry's details: small values; an `action` is one of the listed actions (each has its label on the screen). */
+export type AuditDetailsInput = { action?: AuditDetailAction; [key: string]: unknown };
+
 export type AuditRecord = {
   actor?: AuditActorInput;
   event: AuditEvent;
   object?: { kind: AuditObjectKind; id: string; label?: string | null } | null;
   dataset?: string | null;
   outcome: AuditOutcome;
-  details?: Record<string, unknown>;
+  details?: AuditDetailsInput;
   /** The client address; by default the current request's, as the trusted proxy chain gives it. */
   ip?: string | null;
   /** For tests on a pinned clock. */
@@ -259,7 +262,7 @@ export function recordDataEvent(
     dataset: string | null;
     object?: { kind: AuditObjectKind; id: string; label?: string | null } | null;
     outcome?: AuditOutcome;
-    details?: Record<string, unknown>;
+    details?: AuditDetailsInput;
   },
 ): Promise<AuditEntry> {
   return recordAudit({

@@ -14,7 +14,7 @@ import {
 import { listResponsibles } from "~/models/fpa.server";
 import { allUserNames, usersByEmail, usersOfTypes } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
-import { actorByEmail, recordDataEvent } from "~/platform/audit/record.server";
+import { type AuditDetailsInput, actorByEmail, recordDataEvent } from "~/platform/audit/record.server";
 import { byPtBr, byPtBrNumeric } from "~/shared/collation";
 import type { CalendarDate } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
@@ -311,7 +311,7 @@ export async function removalWarning(costCenter: string, email: string, today: C
 }
 
 /** A change to the preparers in the audit trail, as the administrator who made it (on a cost centre, or many). */
-async function recordPreparers(by: string, costCenter: string | null, details: Record<string, unknown>): Promise<void> {
+async function recordPreparers(by: string, costCenter: string | null, details: AuditDetailsInput): Promise<void> {
   await recordDataEvent(await actorByEmail(normalizeEmail(by)), "dataEdited", {
     dataset: PREPARERS_DATASET,
     object: costCenter ? { kind: "costCentre", id: costCenter, label: costCenter } : null,
