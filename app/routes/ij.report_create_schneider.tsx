@@ -16,6 +16,7 @@ import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
+import { useChoicesInAddress } from "~/features/forecast/filter-address";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { forecastTexts } from "~/messages";
@@ -31,8 +32,9 @@ export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
  * /ij/report_create_schneider: the forecast review's filter (spec 001 §2). Period and Cost Center come from `distinct`;
  * the form is a GET, so it works without JavaScript and the choices live in the URL. "Generate Review" (intent=generate)
  * goes to /ij/report_preview_edit_schneider/{period}/{cost_center}; without it the URL only preselects (the review's
- * breadcrumb comes back that way). The cost centre field is searchable: the list's entry equal to the text, or the only
- * one containing it; the list holds the cost centres whose forecast the user may read.
+ * breadcrumb comes back that way; the address follows the fields as they change, so a view or a bookmark keeps them).
+ * The cost centre field is searchable: the list's entry equal to the text, or the only one containing it; the list
+ * holds the cost centres whose forecast the user may read.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_create_schneider", request);
@@ -122,6 +124,7 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
   const id = useId();
   const [rf, setRf] = useState(page.rf);
   const [costCenter, setCostCenter] = useState(page.costCenter);
+  useChoicesInAddress(rf, costCenter);
   const ready = rf !== "" && resolveCostCenter(costCenter, page.costCenters).kind === "found";
   const mine = new Set(page.preparedByMe);
   const busy = navigation.state !== "idle";
@@ -171,6 +174,12 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
       >
         {forecastTexts.generateReview}
       </button>
+      {/* With JavaScript the address follows the fields; without it, this GET (no intent) writes them there. */}
+      {hydrated ? null : (
+        <button type="submit" className="button button--secondary">
+          {forecastTexts.applyChoices}
+        </button>
+      )}
     </Form>
   );
 }

@@ -38,6 +38,7 @@ import {
 } from "~/features/forecast/review.server";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
 import { messages } from "~/messages";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import { portalToday } from "~/shared/clock.server";
@@ -293,6 +294,7 @@ export default function ForecastReviewPage() {
           onPendingChange={setPending}
         />
       )}
+      <SaveViewForm />
       <Dialog
         open={blocker.state === "blocked"}
         onOpenChange={(open) => !open && blocker.reset?.()}

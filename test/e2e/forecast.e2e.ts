@@ -5,9 +5,11 @@ import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { gridTexts } from "~/features/forecast/grid-texts";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
 import { spreadSignTexts } from "~/features/forecast/spread-texts";
 import { noticeTexts } from "~/features/notices/texts";
+import { savedViewTexts } from "~/features/saved-views/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
@@ -952,4 +954,60 @@ test("Distribuir total in the grid: a negative total on an expense is a reversal
   await apply.click();
   await dialog.waitFor({ state: "detached" });
   await page.getByText(forecastTexts.pending(cells)).waitFor();
+});
+
+/** "Salvar visão" under "Visões desta tela", then the view opened from /user/visoes. */
+async function saveAndReopen(page: Page, name: string) {
+  await page.getByText(savedViewTexts.summary).click();
+  await page.getByLabel(savedViewTexts.nameLabel).fill(name);
+  await page.getByRole("button", { name: savedViewTexts.save }).click();
+  await page.getByText(savedViewTexts.saved(name)).waitFor();
+  await page.goto("/user/visoes");
+  await page.getByRole("link", { name: savedViewTexts.openLabel(name) }).click();
+}
+
+test("saved views: the filter's choices and the grid's difference columns are saved and restored from /user/visoes", async ({
+  page,
+  app,
+  browser,
+}) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+
+  // The filter: its choices reach the address as they are made, and the view keeps them.
+  await page.goto("/ij/report_create_schneider");
+  await page.getByLabel(forecastTexts.period).selectOption(OPEN);
+  await page.getByLabel(forecastTexts.costCenter).fill(CC);
+  await page.waitForURL((url) => url.searchParams.get("rf") === OPEN && url.searchParams.get("cost_center") === CC);
+  await saveAndReopen(page, "Minha revisão");
+  await page.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
+  expect(await page.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
+  expect(await page.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
+
+  // The grid with a difference column: the view reopens the same cost centre with the column.
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  await page.getByText(gridTexts.variance.legend).click();
+  await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).check();
+  await page.getByRole("button", { name: gridTexts.variance.show }).click();
+  await page.waitForURL((url) => url.searchParams.get("cols") === "rf");
+  await waitForGrid(page);
+  await saveAndReopen(page, "Revisão com Δ RF");
+  await page.waitForURL((url) => url.pathname === reviewPath(OPEN, CC) && url.searchParams.get("cols") === "rf");
+  await waitForGrid(page);
+  expect(await page.locator(`[role="columnheader"][data-column="vr_abs_${m(3)}"]`).count()).toBe(1);
+  expect(await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).isChecked()).toBe(true);
+
+  // Without JavaScript, "Aplicar escolhas" writes the choices in the address, and the view keeps them.
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto("/ij/report_create_schneider");
+    await plain.getByLabel(forecastTexts.period).selectOption(OPEN);
+    await plain.getByLabel(forecastTexts.costCenter).fill(CC);
+    await plain.getByRole("button", { name: forecastTexts.applyChoices }).click();
+    await plain.waitForURL((url) => url.searchParams.get("cost_center") === CC);
+    await saveAndReopen(plain, "Sem JavaScript");
+    await plain.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
+    expect(await plain.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
+    expect(await plain.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
+  });
 });

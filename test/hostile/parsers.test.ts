@@ -14,6 +14,8 @@ import { checkSave } from "~/features/forecast/forecast-save";
 import { type ParsedProfileForm, parseProfileForm, weightField } from "~/features/forecast/profiles/profile-form";
 import { MONTH_NAMES } from "~/features/forecast/profiles/texts";
 import { scenarioCalendar } from "~/features/forecast/release-points";
+import { viewScreenOf } from "~/features/saved-views/screens";
+import { type AddressCheck, checkViewAddress } from "~/features/saved-views/view-address";
 import { parseScenario } from "~/models/forecast.fields";
 import { readEditedCells } from "~/platform/audit/edited-cells";
 import { cellPartsOf } from "~/platform/comments/threads.server";
@@ -881,6 +883,37 @@ const PARSERS: Parser[] = [
     name: "forecast path and query tokens (parseScenario, parseSourceToken)",
     accepts: ["strings", "numberTexts"],
     run: (input) => ({ scenario: parseScenario(textOf(input)), source: parseSourceToken(textOf(input)) }),
+  },
+  {
+    name: "saved view address (checkViewAddress: a screen's path and its own parameters)",
+    accepts: ["paths", "queries", "strings"],
+    own: () => queryVariants(["rf", "cost_center", "cols", "versao", "celula", "nivel", "abrir", "page"]),
+    run: (input, from) => {
+      const text = textOf(input);
+      const grid = "/ij/report_preview_edit_schneider/RF2%202026";
+      const paths =
+        from === "paths"
+          ? [text]
+          : from === "strings"
+            ? [text, `${grid}/${text}`, `/ij/rh_edit/${text}`]
+            : [`/ij/report_create_schneider?${text}`, `${grid}/CC1?${text}`, `/ij/forecast_consolidado?${text}`];
+      return paths.map((path) => checkViewAddress(path));
+    },
+    check: (result) => {
+      for (const check of result as AddressCheck[]) {
+        if (!check.ok) {
+          expect(check.back === null || (check.back.startsWith("/") && !check.back.startsWith("//"))).toBe(true);
+          continue;
+        }
+        // Only a path of a known screen, and of its query only that screen's parameters, bounded.
+        const { screen, query } = check.address;
+        const known = viewScreenOf(screen);
+        expect(known !== null && screen.startsWith("/") && !screen.startsWith("//")).toBe(true);
+        expect(query === "" || (query.startsWith("?") && query.length <= 2_000)).toBe(true);
+        for (const name of new URLSearchParams(query).keys())
+          expect(Object.hasOwn(known?.params ?? {}, name)).toBe(true);
+      }
+    },
   },
   {
     name: "list paging (parsePaging)",

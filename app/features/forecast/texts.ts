@@ -28,6 +28,8 @@ export const forecastTexts = {
     `${n} centros de custo correspondem a “${text}”: escolha um da lista.`,
   noScenarios: "Ainda não há períodos de forecast cadastrados.",
   calendarLink: "Calendário de revisões",
+  // ours: without JavaScript, writes the choices in the address (the view and the bookmark keep them)
+  applyChoices: "Aplicar escolhas",
 
   // ours: the scenarios overview (/ij/report_preview_schneider)
   calendarTitle: "Calendário de revisões de forecast",
