@@ -21,7 +21,7 @@ import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
 import { loadReviewGrid, type Review } from "./review.server";
 import { forecastTexts } from "./texts";
-import { type Diff, VARIANCE_GROUPS, type VarianceFigures, type VariancePayload } from "./variance";
+import { comparedMonthsOf, type Diff, VARIANCE_GROUPS, type VarianceFigures, type VariancePayload } from "./variance";
 
 /**
  * "Exportar Excel" of the forecast review (one RF and cost centre) and its way back: an account a row, its group and
@@ -116,21 +116,22 @@ function varianceColumnsOf(variance: VariancePayload, months: readonly Month[], 
         return r.variance ? (typeof pct === "number" ? pct / 100 : "—") : null;
       },
     }) satisfies ExcelColumn<AccountRow>;
+  const keys = months.map(monthKey);
   return [
-    ...totals.flatMap((total, i) => [
-      amount(
-        `vt_cur_${total.year}`,
-        `${forecastTexts.totalColumn(total.year)}${t.comparedMonths(variance.totalMonths[i])}`,
-        (f) => f.total[i]?.current,
-      ),
-      amount(
-        `vt_prev_${total.year}`,
-        t.totalPrevious(total.year, variance.previousRf, variance.totalMonths[i]),
-        (f) => f.total[i]?.previous,
-      ),
-      amount(`vt_abs_${total.year}`, t.totalAbs(total.year), (f) => f.total[i]?.abs),
-      percent(`vt_pct_${total.year}`, t.totalPct(total.year), (f) => f.total[i]),
-    ]),
+    // Both totals over the same months, which their headers (and the Δ's) name when fewer than the year's.
+    ...totals.flatMap((total, i) => {
+      const compared = comparedMonthsOf(variance.totalMonths[i], keys);
+      return [
+        amount(`vt_cur_${total.year}`, t.totalCurrent(total.year, compared), (f) => f.total[i]?.current),
+        amount(
+          `vt_prev_${total.year}`,
+          t.totalPrevious(total.year, variance.previousRf, compared),
+          (f) => f.total[i]?.previous,
+        ),
+        amount(`vt_abs_${total.year}`, t.totalAbs(total.year, compared), (f) => f.total[i]?.abs),
+        percent(`vt_pct_${total.year}`, t.totalPct(total.year, compared), (f) => f.total[i]),
+      ];
+    }),
     ...months.flatMap((m, i) => [
       amount(`vr_abs_${monthKey(m)}`, t.rfAbs(monthLabel(m)), (f) => f.rf[i]?.abs),
       percent(`vr_pct_${monthKey(m)}`, t.rfPct(monthLabel(m)), (f) => f.rf[i]),

@@ -223,6 +223,34 @@ describe("the export's variance columns", () => {
     );
   });
 
+  it("over fewer of the year's months than it has (RF1 2027 against RF4 2026): both totals over jan–ago/27, labelled", async () => {
+    await insertScenario(db, "RF4 2026", COST_CENTER);
+    const path = `${reviewPath("RF1 2027", COST_CENTER)}/excel`;
+    const response = (await excelLoader({
+      request: new Request(`http://localhost${path}`),
+      params: { rf: "RF1 2027", cost_center_concat: COST_CENTER },
+      context: {} as never,
+    })) as Response;
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const current = columnOf(sheet, "Total 2027 (jan–ago/27, 8 de 12 meses)");
+    const previous = columnOf(sheet, "Total 2027 RF4 2026 (jan–ago/27, 8 de 12 meses)");
+    const abs = columnOf(sheet, "Δ Total 2027 (jan–ago/27)");
+    const pct = columnOf(sheet, "Δ% Total 2027 (jan–ago/27)");
+    // Jan–Aug 2027: RF1 2027's window positions 14–21, RF4 2026's 17–24 (base + position).
+    const salaries = rowOf(sheet, ACCOUNTS[0].account);
+    expect(salaries.getCell(current).value).toBe(8 * 1000 + 140);
+    expect(salaries.getCell(previous).value).toBe(8 * 1000 + 164);
+    expect(salaries.getCell(abs).value).toBe(-24);
+    expect(salaries.getCell(pct).value).toBeCloseTo(-0.003, 9); // −24 / 8.164 = −0,29 % → −0,3 %
+    for (const label of [...ACCOUNTS.map((a) => a.account), forecastTexts.grandTotal]) {
+      const row = rowOf(sheet, label);
+      const [a, b, d] = [current, previous, abs].map((c) => row.getCell(c).value as number);
+      expect(d, label).toBeCloseTo(a - b, 9);
+    }
+  });
+
   it("ignores the variance columns of a returned file: only the forecast month's edit is applied", async () => {
     const sheet = await exported();
     const salaries = rowOf(sheet, ACCOUNTS[0].account);

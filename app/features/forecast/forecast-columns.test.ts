@@ -79,8 +79,8 @@ describe("the forecast grid's variance columns", () => {
       groups: [],
       grand: {},
       totalMonths: [
-        { compared: 2, of: 2 },
-        { compared: 1, of: 1 },
+        { compared: 2, of: 2, indexes: [0, 1] },
+        { compared: 1, of: 1, indexes: [2] },
       ],
       version: { id: "v1", name: "Fechamento", found: true },
     } as unknown as VariancePayload;

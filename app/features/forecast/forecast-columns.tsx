@@ -7,6 +7,7 @@ import type { AnnualTotal } from "./release-points";
 import type { VariancePayload } from "./variance";
 import {
   type GridColumnDef,
+  totalComparedPartly,
   VARIANCE_TAGS,
   VARIANCE_WIDTH,
   type VarianceColumnMeta,
@@ -79,7 +80,11 @@ export function columnDefs(
     ...totals.flatMap((total, index) => [
       {
         id: `y_${total.year}`,
-        header: gridTexts.totalColumn(total.year),
+        // Beside a comparison over fewer months, the year's total says that it sums the whole year.
+        header:
+          total.complete && totalComparedPartly(variance, index)
+            ? gridTexts.variance.wholeYear(total.year)
+            : gridTexts.totalColumn(total.year),
         size: TOTAL_WIDTH,
         meta: { kind: "total" as const, index },
       },

@@ -14,7 +14,7 @@ import { buildVariance, type VarianceGroup } from "./variance";
 const SALARIES = "4101001 - Salários e Ordenados";
 const CHARGES = "4101002 - Encargos Sociais";
 
-function payload(columns: readonly VarianceGroup[], previousTo = 2): ForecastGridPayload {
+function payload(columns: readonly VarianceGroup[], previousTo = 2, complete = false): ForecastGridPayload {
   const groups = [
     {
       name: "Despesas com Pessoal",
@@ -24,7 +24,7 @@ function payload(columns: readonly VarianceGroup[], previousTo = 2): ForecastGri
       ],
     },
   ];
-  const totals = [{ year: 2026, indexes: [0, 1, 2], complete: false }];
+  const totals = [{ year: 2026, indexes: [0, 1, 2], complete }];
   return {
     months: ["2026-01", "2026-02", "2026-03"],
     firstForecastIndex: 1,
@@ -50,7 +50,7 @@ function payload(columns: readonly VarianceGroup[], previousTo = 2): ForecastGri
   };
 }
 
-async function render(columns: readonly VarianceGroup[], previousTo?: number): Promise<string> {
+async function render(columns: readonly VarianceGroup[], previousTo?: number, complete?: boolean): Promise<string> {
   const handler = createStaticHandler([{ path: "/", element: null }]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw context;
@@ -60,7 +60,7 @@ async function render(columns: readonly VarianceGroup[], previousTo?: number): P
         path: "/",
         element: (
           <ForecastGrid
-            payload={payload(columns, previousTo)}
+            payload={payload(columns, previousTo, complete)}
             caption="RF2 2026 · CC1001"
             conflicts={[]}
             onConflictsResolved={() => {}}
@@ -108,16 +108,38 @@ describe("the grid's variance columns (server render)", () => {
     expect(html).toMatch(/<form method="get"[^>]*class="forecast-grid__variance-form"/);
   });
 
-  it("names how many of the year's months its total compares when the previous RF's window holds fewer", async () => {
+  it("over fewer of the year's months than it has: this RF's total of those months beside the previous RF's, labelled", async () => {
     expect(await render(["total"])).toContain(">Total 2026 RF1 2026<");
     const html = await render(["total"], 1);
-    expect(html).toContain(">Total 2026 RF1 2026 (2 de 3 meses)<");
-    // Salários over January and February: 300 against 80 (+220, 275,0%).
+    expect(headers(html).slice(4)).toEqual(["y_2026", "vt_cur_2026", "vt_prev_2026", "vt_abs_2026", "vt_pct_2026"]);
+    for (const label of [
+      ">Total 2026 (jan–fev/26, 2 de 3 meses)<",
+      ">Total 2026 RF1 2026 (jan–fev/26, 2 de 3 meses)<",
+      ">Δ Total 2026 (jan–fev/26)<",
+      ">Δ% Total 2026 (jan–fev/26)<",
+    ])
+      expect(html).toContain(label);
+    // Salários over January and February: 300 against 80 (+220, 275,0%); the window's 3 months: 600.
     expect(
       rowCells(html, "Salários")
-        .slice(4)
+        .slice(3)
         .map((c) => c.text),
-    ).toEqual(["80,00", "220,00", "275,0%"]);
+    ).toEqual(["600,00", "300,00", "80,00", "220,00", "275,0%"]);
+    // At every row the Δ shown is the current total shown minus the previous one shown.
+    const amount = (text: string) => Number(text.replace(/\./g, "").replace(",", "."));
+    for (const label of ["Salários", "Encargos", forecastTexts.grandTotal]) {
+      const [current, previous, abs] = rowCells(html, label)
+        .slice(4, 7)
+        .map((c) => c.text);
+      if (previous === "—") expect(abs).toBe("—");
+      else expect(amount(abs)).toBeCloseTo(amount(current) - amount(previous), 9);
+    }
+  });
+
+  it("labels the year's total as the whole year when its comparison covers fewer months", async () => {
+    const html = await render(["total"], 1, true);
+    expect(html).toMatch(/data-column="y_2026"[^>]*><span[^>]*>Total 2026 \(ano inteiro\)</);
+    expect(await render(["total"], 2, true)).not.toContain("ano inteiro");
   });
 
   it("adds the groups asked for beside what they compare, read-only, with — for a zero base and pt-BR percentages", async () => {

@@ -6,10 +6,51 @@
 
 export const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
-/** " (2 de 5 meses)" where a year's total compares fewer months than it has; " (nenhum mês em comum)" for none. */
-function comparedMonthsNote(months?: { compared: number; of: number }): string {
+const MONTH_NAMES = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"];
+/** "2027-03" → "mar/27". */
+const shortMonth = (key: string) => `${MONTH_NAMES[Number(key.slice(5, 7)) - 1]}/${key.slice(2, 4)}`;
+const monthIndexOf = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7));
+
+/**
+ * Month keys ("2027-01"…, in order) as runs of consecutive months: "jan–ago/27", "nov/26–fev/27", "jan–mar/27,
+ * jun/27"; the year is said once per run when the run stays in one year.
+ */
+export function monthSpan(keys: readonly string[]): string {
+  const runs: [string, string][] = [];
+  for (const key of keys) {
+    const last = runs[runs.length - 1];
+    if (last && monthIndexOf(key) === monthIndexOf(last[1]) + 1) last[1] = key;
+    else runs.push([key, key]);
+  }
+  return runs
+    .map(([from, to]) =>
+      from === to
+        ? shortMonth(from)
+        : from.slice(0, 4) === to.slice(0, 4)
+          ? `${MONTH_NAMES[Number(from.slice(5, 7)) - 1]}–${shortMonth(to)}`
+          : `${shortMonth(from)}–${shortMonth(to)}`,
+    )
+    .join(", ");
+}
+
+/** The months a year's comparison covers: how many of how many, and which (month keys), when known. */
+export type ComparedMonths = { compared: number; of: number; keys?: readonly string[] };
+
+/**
+ * " (jan–ago/27, 8 de 12 meses)" where a year's comparison covers fewer months than the year has (both totals then
+ * sum only those); " (nenhum mês em comum)" for none; nothing when it covers them all.
+ */
+export function comparedMonthsNote(months?: ComparedMonths): string {
   if (!months || months.compared >= months.of) return "";
-  return months.compared === 0 ? " (nenhum mês em comum)" : ` (${months.compared} de ${months.of} meses)`;
+  if (months.compared === 0) return " (nenhum mês em comum)";
+  const span = months.keys && months.keys.length > 0 ? `${monthSpan(months.keys)}, ` : "";
+  return ` (${span}${months.compared} de ${months.of} meses)`;
+}
+
+/** The months alone (" (jan–ago/27)"), under a Δ beside the totals that say them in full; nothing for all. */
+export function comparedSpan(months?: ComparedMonths): string {
+  if (!months || months.compared >= months.of || months.compared === 0 || !months.keys?.length) return "";
+  return ` (${monthSpan(months.keys)})`;
 }
 
 export const gridTexts = {
@@ -99,9 +140,10 @@ export const gridTexts = {
     label: "Comparar com a versão",
     none: "Nenhuma",
     hint: (name: string) => `Diferenças em relação à versão “${name}” (valores gravados): Δ = atual − versão.`,
-    totalVersion: (year: number, name: string) => `Total ${year} ${name}`,
-    totalAbs: (year: number) => `Δ versão ${year}`,
-    totalPct: (year: number) => `Δ% versão ${year}`,
+    totalVersion: (year: number, name: string, months?: ComparedMonths) =>
+      `Total ${year} ${name}${comparedMonthsNote(months)}`,
+    totalAbs: (year: number, months?: ComparedMonths) => `Δ versão ${year}${comparedSpan(months)}`,
+    totalPct: (year: number, months?: ComparedMonths) => `Δ% versão ${year}${comparedSpan(months)}`,
     monthAbs: (month: string) => `Δ versão ${month}`,
     monthPct: (month: string) => `Δ% versão ${month}`,
   },
@@ -119,12 +161,19 @@ export const gridTexts = {
     rfPct: (month: string) => `Δ% RF ${month}`,
     actualAbs: (month: string) => `F−R ${month}`,
     actualPct: (month: string) => `F−R% ${month}`,
-    totalPrevious: (year: number, rf: string, months?: { compared: number; of: number }) =>
+    /** This RF's total over the months the comparison covers (shown when fewer than the year's). */
+    totalCurrent: (year: number, months?: ComparedMonths) => `Total ${year}${comparedMonthsNote(months)}`,
+    totalPrevious: (year: number, rf: string, months?: ComparedMonths) =>
       `Total ${year} ${rf}${comparedMonthsNote(months)}`,
     /** Which of the year's months a total compares, when not all: both RFs' windows must hold a month. */
     comparedMonths: comparedMonthsNote,
-    totalAbs: (year: number) => `Δ Total ${year}`,
-    totalPct: (year: number) => `Δ% Total ${year}`,
+    totalAbs: (year: number, months?: ComparedMonths) => `Δ Total ${year}${comparedSpan(months)}`,
+    totalPct: (year: number, months?: ComparedMonths) => `Δ% Total ${year}${comparedSpan(months)}`,
+    /** The year's total column when a comparison beside it covers fewer months: it sums them all. */
+    wholeYear: (year: number) => `Total ${year} (ano inteiro)`,
+    sameMonthsNote:
+      "Quando as duas janelas não têm os mesmos meses, os totais comparados somam só os meses em comum (indicados no cabeçalho); o Total do ano inteiro soma todos.",
+    tagCurrent: "Atual",
     tagPrevious: "Anterior",
     tagDiff: "Diferença",
     tagPercent: "%",

@@ -1,12 +1,14 @@
 import { Form } from "@remix-run/react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import type { GridRow } from "./forecast-grid-rules";
-import { gridTexts } from "./grid-texts";
+import { type ComparedMonths, gridTexts } from "./grid-texts";
 import type { AnnualTotal } from "./release-points";
 import {
+  comparedMonthsOf,
   type Diff,
   formatVarianceAmount,
   formatVariancePercent,
+  partialComparison,
   VARIANCE_GROUPS,
   VARIANCE_PARAM,
   type VarianceFigures,
@@ -24,7 +26,8 @@ export const VARIANCE_WIDTH = 120;
 /** A column of the grid: its id, its header, its width in pixels and what it shows. */
 export type GridColumnDef<Meta> = { id: string; header: string; size: number; meta: Meta };
 
-type VarianceMeasure = "previous" | "abs" | "pct";
+/** A total over the compared months (current: this RF's; previous: the compared one's), or a difference. */
+type VarianceMeasure = "current" | "previous" | "abs" | "pct";
 /** The groups' columns, and a saved version's ("vs versão": per month, and per annual total). */
 type ColumnGroup = VarianceGroup | "version" | "versionTotal";
 /** A variance column: `index` is a month's position (rf, actual, version) or an annual total's (total, versionTotal). */
@@ -32,6 +35,7 @@ export type VarianceColumnMeta = { kind: "variance"; group: ColumnGroup; measure
 
 /** The line under a variance column's header. */
 export const VARIANCE_TAGS: Record<VarianceMeasure, string> = {
+  current: gridTexts.variance.tagCurrent,
   previous: gridTexts.variance.tagPrevious,
   abs: gridTexts.variance.tagDiff,
   pct: gridTexts.variance.tagPercent,
@@ -62,6 +66,29 @@ export function varianceColumnDefs(
   return [...groupColumns(variance, months, totals, label), ...versionColumns(variance, months, totals, label)];
 }
 
+/**
+ * A year's comparison: this RF's total over the compared months when they are fewer than the year's (the year's own
+ * total column sums them all), the compared total over the same months, then Δ and Δ%, each saying the months.
+ */
+function totalColumns(
+  id: "vt" | "vv",
+  group: "total" | "versionTotal",
+  index: number,
+  year: number,
+  compared: ComparedMonths | undefined,
+  headers: { previous: string; abs: string; pct: string },
+): GridColumnDef<VarianceColumnMeta>[] {
+  const partly = compared !== undefined && compared.compared < compared.of;
+  return [
+    ...(partly
+      ? [column(`${id}_cur_${year}`, gridTexts.variance.totalCurrent(year, compared), metaOf(group, index, "current"))]
+      : []),
+    column(`${id}_prev_${year}`, headers.previous, metaOf(group, index, "previous")),
+    column(`${id}_abs_${year}`, headers.abs, metaOf(group, index, "abs")),
+    column(`${id}_pct_${year}`, headers.pct, metaOf(group, index, "pct")),
+  ];
+}
+
 /** The "vs versão" columns: each annual total beside the version's, then each month's difference. */
 function versionColumns(
   variance: VariancePayload,
@@ -71,13 +98,16 @@ function versionColumns(
 ): GridColumnDef<VarianceColumnMeta>[] {
   if (!variance.version) return [];
   const t = gridTexts.versionCompare;
-  const name = variance.version.name;
+  const { name, totalMonths } = variance.version;
   return [
-    ...totals.flatMap((total, index) => [
-      column(`vv_prev_${total.year}`, t.totalVersion(total.year, name), metaOf("versionTotal", index, "previous")),
-      column(`vv_abs_${total.year}`, t.totalAbs(total.year), metaOf("versionTotal", index, "abs")),
-      column(`vv_pct_${total.year}`, t.totalPct(total.year), metaOf("versionTotal", index, "pct")),
-    ]),
+    ...totals.flatMap((total, index) => {
+      const compared = comparedMonthsOf(totalMonths?.[index], months);
+      return totalColumns("vv", "versionTotal", index, total.year, compared, {
+        previous: t.totalVersion(total.year, name, compared),
+        abs: t.totalAbs(total.year, compared),
+        pct: t.totalPct(total.year, compared),
+      });
+    }),
     ...months.flatMap((key, index) => [
       column(`vm_abs_${key}`, t.monthAbs(label(index)), metaOf("version", index, "abs")),
       column(`vm_pct_${key}`, t.monthPct(label(index)), metaOf("version", index, "pct")),
@@ -95,15 +125,14 @@ function groupColumns(
   return variance.columns.flatMap((group): GridColumnDef<VarianceColumnMeta>[] => {
     switch (group) {
       case "total":
-        return totals.flatMap((total, index) => [
-          column(
-            `vt_prev_${total.year}`,
-            t.totalPrevious(total.year, variance.previousRf, variance.totalMonths[index]),
-            metaOf(group, index, "previous"),
-          ),
-          column(`vt_abs_${total.year}`, t.totalAbs(total.year), metaOf(group, index, "abs")),
-          column(`vt_pct_${total.year}`, t.totalPct(total.year), metaOf(group, index, "pct")),
-        ]);
+        return totals.flatMap((total, index) => {
+          const compared = comparedMonthsOf(variance.totalMonths[index], months);
+          return totalColumns("vt", group, index, total.year, compared, {
+            previous: t.totalPrevious(total.year, variance.previousRf, compared),
+            abs: t.totalAbs(total.year, compared),
+            pct: t.totalPct(total.year, compared),
+          });
+        });
       case "rf":
         return months.flatMap((key, index) => [
           column(`vr_abs_${key}`, t.rfAbs(label(index)), metaOf(group, index, "abs")),
@@ -118,6 +147,15 @@ function groupColumns(
         return [];
     }
   });
+}
+
+/** Whether the annual total `index` has a comparison beside it over fewer months than it sums. */
+export function totalComparedPartly(variance: VariancePayload | undefined, index: number): boolean {
+  if (!variance) return false;
+  return (
+    (variance.columns.includes("total") && partialComparison(variance.totalMonths[index])) ||
+    partialComparison(variance.version?.totalMonths?.[index])
+  );
 }
 
 /** A row's variance figures (computed by the loader from the stored values). */
@@ -139,7 +177,7 @@ export function varianceOfRow(variance: VariancePayload | undefined, row: GridRo
 function diffOf(
   figures: VarianceFigures,
   meta: VarianceColumnMeta,
-): (Diff & { previous?: number | null }) | null | undefined {
+): (Diff & { current?: number; previous?: number | null }) | null | undefined {
   switch (meta.group) {
     case "rf":
       return figures.rf[meta.index];
@@ -157,6 +195,7 @@ function diffOf(
 export function varianceText(figures: VarianceFigures | undefined, meta: VarianceColumnMeta): string {
   if (!figures) return "";
   const diff = diffOf(figures, meta);
+  if (meta.measure === "current") return formatVarianceAmount(diff?.current);
   if (meta.measure === "previous") return formatVarianceAmount(diff?.previous);
   if (!diff) return "—";
   return meta.measure === "pct" ? formatVariancePercent(diff.pct) : formatVarianceAmount(diff.abs);
@@ -233,6 +272,9 @@ export function VarianceNote({ variance }: { variance: VariancePayload | undefin
             ? gridTexts.variance.hint(variance.previousRf)
             : gridTexts.variance.noPrevious(variance.previousRf)}
         </p>
+      ) : null}
+      {variance.totalMonths.some(partialComparison) || variance.version?.totalMonths?.some(partialComparison) ? (
+        <p className="forecast-grid__variance-note">{gridTexts.variance.sameMonthsNote}</p>
       ) : null}
       {variance.version ? (
         <p className="forecast-grid__variance-note">{gridTexts.versionCompare.hint(variance.version.name)}</p>

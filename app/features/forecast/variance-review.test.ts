@@ -144,12 +144,37 @@ describe("the review's variance columns (loader)", () => {
     const payload = await grid("RF2 2026", "?cols=total");
     const variance = payload.variance as VariancePayload;
     expect(payload.totals.map((t) => t.year)).toEqual([2025, 2026, 2027]);
-    expect(variance.totalMonths).toEqual([
+    expect(variance.totalMonths.map(({ compared, of }) => ({ compared, of }))).toEqual([
       { compared: 11, of: 11 },
       { compared: 12, of: 12 },
       { compared: 0, of: 2 },
     ]);
+    expect(variance.totalMonths[2].indexes).toEqual([]);
     expect(variance.grand.total[2]).toEqual({ current: 0, previous: null, ...dash });
+  });
+
+  it("compares RF1 2026 with RF4 2025 over Jan–Aug 2026 only: both totals over those months, the Δ theirs", async () => {
+    const previous = [
+      record("RF4 2025", SALARIES, 1, 0, 100),
+      record("RF4 2025", SALARIES, 3, 0, 300),
+      record("RF4 2025", CHARGES, 3, 0, 10),
+    ];
+    await db.collection<ForecastRecord>(FORECAST).insertMany(previous);
+    try {
+      const payload = await grid("RF1 2026", "?cols=total");
+      const variance = payload.variance as VariancePayload;
+      const y2026 = payload.totals.findIndex((t) => t.year === 2026);
+      const months = variance.totalMonths[y2026];
+      expect(months.indexes.map((i) => payload.months[i])).toEqual(
+        ["01", "02", "03", "04", "05", "06", "07", "08"].map((m) => `2026-${m}`),
+      );
+      expect(months).toMatchObject({ compared: 8, of: 12 });
+      // RF1 2026: Salários 120 + 250, Encargos 0 + 20; RF4 2025: 100 + 300 and 10.
+      expect(variance.lines[0].total[y2026]).toEqual({ current: 370, previous: 400, abs: -30, pct: -7.5 });
+      expect(variance.grand.total[y2026]).toEqual({ current: 390, previous: 410, abs: -20, pct: -4.9 });
+    } finally {
+      await db.collection(FORECAST).deleteMany({ rf: "RF4 2025" });
+    }
   });
 
   it("shows — for RF1 2026, which has no RF4 2025, and still compares its own forecast of January with the actual", async () => {

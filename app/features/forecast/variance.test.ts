@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { comparedMonthsNote, comparedSpan, monthSpan } from "./grid-texts";
 import { parseScenario } from "./release-points";
 import {
   buildVariance,
@@ -61,6 +62,23 @@ describe("difference", () => {
     expect(difference(10, null)).toEqual(dash);
   });
 
+  it("is computed from the two totals as shown (each rounded to cents, half away from zero): Δ = A − B, Δ% = Δ / |B|", () => {
+    // The review's 2027 total over the 8 months both RFs hold, against the previous RF's over the same months.
+    expect(difference(519193, 505480)).toEqual({ abs: 13713, pct: 2.7 });
+    // Shown "1,00" and "0,01" (0,005 rounds away from zero): Δ 0,99, not round(0,999) = 1,00.
+    expect(difference(1.004, 0.005)).toEqual({ abs: 0.99, pct: 9900 });
+    // "0,13" − "0,11" = 0,02 (the unrounded 0,011 would show 0,01).
+    expect(difference(0.125, 0.114)).toEqual({ abs: 0.02, pct: 18.2 });
+    expect(difference(-0.125, 0)).toEqual({ abs: -0.13, pct: null });
+    // A sum's binary noise never shows: 0,1 + 0,2 is "0,30".
+    expect(difference(0.1 + 0.2, 0.3)).toEqual({ abs: 0, pct: 0 });
+    expect(difference(14486487.100000001, 14486487.1)).toEqual({ abs: 0, pct: 0 });
+    // Δ% to one decimal, half away from zero: 0,25 % → 0,3 %; −0,25 % → −0,3 %.
+    expect(difference(100.25, 100)).toEqual({ abs: 0.25, pct: 0.3 });
+    expect(difference(99.75, 100)).toEqual({ abs: -0.25, pct: -0.3 });
+    expect(difference(100.05, 300.04)).toEqual({ abs: -199.99, pct: -66.7 });
+  });
+
   it("shows amounts in cents and percentages with one decimal in pt-BR, and — for none (never ∞ or NaN)", () => {
     expect(formatVarianceAmount(-1234.5)).toBe("-1.234,50");
     expect(formatVariancePercent(12.3)).toBe("12,3%");
@@ -69,6 +87,29 @@ describe("difference", () => {
     expect(formatVariancePercent(Number.POSITIVE_INFINITY)).toBe("—");
     expect(formatVariancePercent(Number.NaN)).toBe("—");
     expect(formatVarianceAmount(null)).toBe("—");
+  });
+});
+
+describe("the months a comparison covers, as its label says them", () => {
+  const keys = (year: number, from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => `${year}-${String(from + i).padStart(2, "0")}`);
+
+  it("names runs of months in pt-BR, with the year once per run", () => {
+    expect(monthSpan(keys(2027, 1, 8))).toBe("jan–ago/27");
+    expect(monthSpan(["2027-06"])).toBe("jun/27");
+    expect(monthSpan([...keys(2026, 11, 12), ...keys(2027, 1, 2)])).toBe("nov/26–fev/27");
+    expect(monthSpan([...keys(2027, 1, 3), "2027-06", ...keys(2027, 9, 10)])).toBe("jan–mar/27, jun/27, set–out/27");
+    expect(monthSpan([])).toBe("");
+  });
+
+  it("says which months and how many of the year's, only when fewer than all", () => {
+    expect(comparedMonthsNote({ compared: 8, of: 12, keys: keys(2027, 1, 8) })).toBe(" (jan–ago/27, 8 de 12 meses)");
+    expect(comparedMonthsNote({ compared: 8, of: 12 })).toBe(" (8 de 12 meses)");
+    expect(comparedMonthsNote({ compared: 0, of: 2, keys: [] })).toBe(" (nenhum mês em comum)");
+    expect(comparedMonthsNote({ compared: 12, of: 12, keys: keys(2027, 1, 12) })).toBe("");
+    expect(comparedMonthsNote(undefined)).toBe("");
+    expect(comparedSpan({ compared: 8, of: 12, keys: keys(2027, 1, 8) })).toBe(" (jan–ago/27)");
+    expect(comparedSpan({ compared: 12, of: 12, keys: keys(2027, 1, 12) })).toBe("");
   });
 });
 
@@ -170,20 +211,48 @@ describe("the year's total where the previous RF's window holds fewer of the yea
     expect(v.grand.total[1]).toEqual({ current: 310, previous: 250, abs: 60, pct: 24 });
   });
 
-  it("says how many of the year's months were compared", () => {
+  it("says which of the year's months were compared, and how many", () => {
     expect(buildVariance(shorter).totalMonths).toEqual([
-      { compared: 2, of: 2 },
-      { compared: 1, of: 2 },
+      { compared: 2, of: 2, indexes: [0, 1] },
+      { compared: 1, of: 2, indexes: [2] },
     ]);
     expect(buildVariance(input()).totalMonths).toEqual([
-      { compared: 2, of: 2 },
-      { compared: 2, of: 2 },
+      { compared: 2, of: 2, indexes: [0, 1] },
+      { compared: 2, of: 2, indexes: [2, 3] },
     ]);
+  });
+
+  it("reconciles at every row: the shown Δ is the shown current total minus the shown previous one", () => {
+    const v = buildVariance(
+      input({
+        groups: [
+          {
+            accounts: [
+              { account: SALARIES, values: [0.1, 0.2, 100.004, 50.005] },
+              { account: CHARGES, values: [0.2, 0.1, 0.004, 0.005] },
+            ],
+          },
+        ],
+        previous: new Map([
+          [SALARIES, [0.1, 0.1, 0.005, 1]],
+          [CHARGES, [0.1, 0.1, 0.005, 1]],
+        ]),
+        previousWindow: { from: 0, to: 2, firstForecastIndex: 1 },
+      }),
+    );
+    for (const row of [...v.lines, ...v.groups, v.grand])
+      for (const total of row.total) {
+        if (total.previous === null) continue;
+        expect(total.abs).toBeCloseTo(total.current - total.previous, 9);
+        expect(Math.round(total.current * 100) / 100).toBe(total.current);
+      }
+    // 2027 compares month 2 only: 100,00 + 0,00 against 0,01 + 0,01.
+    expect(v.grand.total[1]).toEqual({ current: 100.01, previous: 0.01, abs: 100, pct: 1000000 });
   });
 
   it("shows — where the windows share none of the year's months", () => {
     const v = buildVariance(input({ previousWindow: { from: 0, to: 1, firstForecastIndex: 1 } }));
-    expect(v.totalMonths[1]).toEqual({ compared: 0, of: 2 });
+    expect(v.totalMonths[1]).toEqual({ compared: 0, of: 2, indexes: [] });
     expect(v.lines[0].total[1]).toEqual({ current: 0, previous: null, ...dash });
     expect(v.grand.total[1]).toEqual({ current: 0, previous: null, ...dash });
   });

@@ -34,11 +34,19 @@ export function previousScenario(scenario: Scenario): Scenario {
 /** A difference and its percentage of the base; null shows "—" (no value to compare, or a zero base for `pct`). */
 export type Diff = { abs: number | null; pct: number | null };
 
-/** current − base, rounded to cents; % = difference / |base| × 100 with one decimal, null for a zero base. */
+/** An amount as a screen shows it, in whole cents (rounded half away from zero: roundTo2). */
+const cents = (value: number) => Math.round(roundTo2(value) * 100);
+
+/**
+ * current − base as the two are shown: each rounded to cents first, so that the Δ shown is exactly the difference of
+ * the two amounts shown beside it (docs/decisions.md "Comparisons reconcile"); % = that difference / |shown base| ×
+ * 100, to one decimal (half away from zero), null for a base shown as 0,00.
+ */
 export function difference(current: number | null, base: number | null): Diff {
   if (current === null || base === null) return { abs: null, pct: null };
-  const diff = current - base;
-  return { abs: roundTo2(diff) || 0, pct: base === 0 ? null : roundTo((diff / Math.abs(base)) * 100, 1) || 0 };
+  const [a, b] = [cents(current), cents(base)];
+  const diff = a - b;
+  return { abs: diff / 100 || 0, pct: b === 0 ? null : roundTo((diff * 100) / Math.abs(b), 1) || 0 };
 }
 
 export const formatVarianceAmount = (value: number | null | undefined): string =>
@@ -47,14 +55,28 @@ export const formatVarianceAmount = (value: number | null | undefined): string =
 export const formatVariancePercent = (value: number | null | undefined): string =>
   value === null || value === undefined || !Number.isFinite(value) ? "—" : formatPercent(value, 1);
 
-/** A year's total beside the compared one: both, and the difference. */
+/** A year's total beside the compared one, both over the same months (TotalMonths), and the difference. */
 export type TotalDiff = Diff & { current: number; previous: number | null };
+
+/** The months of an annual total a comparison covers (those both sides hold): how many, of how many, which. */
+export type TotalMonths = { compared: number; of: number; indexes: number[] };
+
+/** A total's compared months as its labels say them (month keys: "2027-01"). */
+export const comparedMonthsOf = (months: TotalMonths | undefined, keys: readonly string[]) =>
+  months && { compared: months.compared, of: months.of, keys: months.indexes.map((i) => keys[i]) };
+
+/** Whether a total's comparison covers fewer months than the total sums: the grid then shows both over those. */
+export const partialComparison = (months: TotalMonths | undefined) =>
+  months !== undefined && months.compared < months.of;
 
 /** A row's differences against a saved version (`?versao=`): per month, and per annual total. */
 export type VersionFigures = { months: Diff[]; total: TotalDiff[] };
 
-/** The saved version the grid is compared with, added by the versions feature (versions/review-variance.server.ts). */
-export type VersionComparison = { id: string; name: string };
+/**
+ * The saved version the grid is compared with, added by the versions feature (versions/review-variance.server.ts),
+ * and per annual total the months its window holds too.
+ */
+export type VersionComparison = { id: string; name: string; totalMonths?: TotalMonths[] };
 
 /** The variance figures of one grid row (an account, a group's total or the cost centre's total). */
 export type VarianceFigures = {
@@ -82,8 +104,8 @@ export type VariancePayload = {
   grand: VarianceFigures;
   /** The saved version compared with (`?versao=`), when one is. */
   version?: VersionComparison;
-  /** Per annual total (when the group is shown): how many of its months both RFs' windows hold, of how many. */
-  totalMonths: { compared: number; of: number }[];
+  /** Per annual total (when the group is shown): which of its months both RFs' windows hold, and how many of how many. */
+  totalMonths: TotalMonths[];
 };
 
 export type VarianceInput = {
@@ -199,7 +221,10 @@ export function buildVariance(input: VarianceInput): VariancePayload {
     groups: groupSums.map((m) => figuresOf(m, input)),
     grand: figuresOf(grand, input),
     totalMonths: input.columns.includes("total")
-      ? input.totals.map((t) => ({ compared: comparedMonths(t, previousWindow).length, of: t.indexes.length }))
+      ? input.totals.map((t): TotalMonths => {
+          const indexes = comparedMonths(t, previousWindow);
+          return { compared: indexes.length, of: t.indexes.length, indexes };
+        })
       : [],
   };
 }

@@ -5,12 +5,14 @@ import { formatDate } from "~/shared/dates";
 import { monthOfDate, parseMonthKey } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
 import type { ForecastGridPayload } from "../forecast-grid-rules";
+import { parseScenario, scenarioCalendar } from "../release-points";
 import type { Review } from "../review.server";
 import {
   type Diff,
   difference,
   previousScenario,
   type TotalDiff,
+  type TotalMonths,
   type VarianceFigures,
   type VariancePayload,
   type VersionFigures,
@@ -32,7 +34,8 @@ const sumOrNull = (values: readonly (number | null)[]) =>
 
 type Measures = { shown: (number | null)[]; version: (number | null)[] };
 
-function figuresOf(m: Measures, totals: ForecastGridPayload["totals"]): VersionFigures {
+/** Both sides of each annual total over the same months: those the version's window holds too (TotalMonths). */
+function figuresOf(m: Measures, totals: readonly TotalMonths[]): VersionFigures {
   const months: Diff[] = m.shown.map((v, i) => difference(v ?? 0, m.version[i]));
   const total: TotalDiff[] = totals.map((t) => {
     const current = t.indexes.reduce((s, i) => s + (m.shown[i] ?? 0), 0);
@@ -72,6 +75,23 @@ async function choicesOf(review: Review) {
     ...own.rows.map((v) => ({ id: v._id.toHexString(), name: t.approvalChoice(v.name, formatDate(v.created_at)) })),
     ...company.rows.map((v) => ({ id: v._id.toHexString(), name: v.name })),
   ];
+}
+
+/**
+ * Per annual total, its months (grid positions) that the version's RF window holds: a version keeps what its RF showed
+ * there, so a version of another RF (the previous one) is compared over the months both windows hold.
+ */
+function heldMonths(rf: string, months: readonly string[], totals: ForecastGridPayload["totals"]): TotalMonths[] {
+  const scenario = parseScenario(rf);
+  const window = scenario ? scenarioCalendar(scenario) : null;
+  const held = (i: number) => {
+    const month = parseMonthKey(months[i]);
+    return !window || (month !== null && month >= window.firstMonth && month <= window.lastMonth);
+  };
+  return totals.map((t) => {
+    const indexes = t.indexes.filter(held);
+    return { compared: indexes.length, of: t.indexes.length, indexes };
+  });
 }
 
 /** `?versao=`: a version's id, else nothing asked. */
@@ -124,6 +144,7 @@ export async function compareReviewWithVersion(
     ),
   );
   const groupSums = groupMeasures.map((rows) => addUp(rows, monthCount));
+  const totalMonths = heldMonths(found.version.rf, grid.months, grid.totals);
   const variance: VariancePayload = grid.variance ?? {
     columns: [],
     previousRf: previousScenario(review.calendar).name,
@@ -135,12 +156,12 @@ export async function compareReviewWithVersion(
     totalMonths: [],
   };
   groupMeasures.flat().forEach((m, i) => {
-    variance.lines[i].version = figuresOf(m, grid.totals);
+    variance.lines[i].version = figuresOf(m, totalMonths);
   });
   groupSums.forEach((m, i) => {
-    variance.groups[i].version = figuresOf(m, grid.totals);
+    variance.groups[i].version = figuresOf(m, totalMonths);
   });
-  variance.grand.version = figuresOf(addUp(groupSums, monthCount), grid.totals);
-  variance.version = { id: found.version._id.toHexString(), name: found.version.name };
+  variance.grand.version = figuresOf(addUp(groupSums, monthCount), totalMonths);
+  variance.version = { id: found.version._id.toHexString(), name: found.version.name, totalMonths };
   grid.variance = variance;
 }

@@ -1,13 +1,14 @@
 import type { Db } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer } from "#test/answers";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
 import { FORECAST_VERSION_ROWS, FORECAST_VERSIONS } from "~/models/forecast-versions.server";
 import { loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { monthKey, monthStartDate } from "~/shared/months";
-import { ADMIN, CENTRES, calendar, RF, useSeededForecast } from "../consolidated/write-paths.fixture";
-import { ACCOUNTS } from "../fixtures";
+import { ADMIN, CENTRES, calendar, PREVIOUS_RF, RF, useSeededForecast } from "../consolidated/write-paths.fixture";
+import { ACCOUNTS, insertScenario } from "../fixtures";
 import { reviewPath } from "../forecast-filter";
 import { type VarianceColumnMeta, varianceColumnDefs, varianceText } from "../variance-columns";
 import { saveNamedVersion } from "./versions.server";
@@ -58,11 +59,11 @@ describe("vs versão in the review grid", () => {
         ADMIN,
         new Date(),
       ),
-    ).toEqual({ kind: "saved", count: 1 });
+    ).toMatchObject({ kind: "saved", count: 1 });
 
     const compared = await grid(`?versao=${id}`);
     const variance = compared.variance!;
-    expect(variance.version).toEqual({ id, name: "Base do comitê" });
+    expect(variance.version).toMatchObject({ id, name: "Base do comitê" });
     expect(variance.columns).toEqual([]);
     const at = compared.months.indexOf(EDIT);
     expect(variance.lines[0].version!.months[at]).toEqual({
@@ -88,6 +89,42 @@ describe("vs versão in the review grid", () => {
     expect(both.columns).toEqual(["rf"]);
     expect(both.lines[0].rf.length).toBeGreaterThan(0);
     expect(both.lines[0].version!.months[at].abs).toBe(100);
+  });
+
+  it("against a version of another window: both totals over the months both hold, and the headers say which", async () => {
+    // RF1 2027's grid against a version of RF4 2026, whose window ends in August 2027.
+    await insertScenario(db, "RF4 2026", CC);
+    await noteDataChanged([FORECAST], db);
+    const saved = await saveNamedVersion(new URLSearchParams({ rf: "RF4 2026", nome: "RF4 fechado" }), ADMIN);
+    if (!saved.ok) throw new Error("version");
+    const request = new Request(`http://localhost${reviewPath(PREVIOUS_RF, CC)}?versao=${saved.version._id}`);
+    const answer = await loader({ request, params: { rf: PREVIOUS_RF, cost_center_concat: CC }, context: {} as never });
+    const compared = dataAnswer<Extract<BodyOf<typeof loader>, { found: true }>>(answer).body.grid;
+    const variance = compared.variance!;
+    const year = compared.totals.findIndex((t) => t.year === 2027);
+    const months = variance.version!.totalMonths![year];
+    expect(months).toMatchObject({ compared: 8, of: 12 });
+    expect(months.indexes.map((i) => compared.months[i])).toEqual(
+      ["01", "02", "03", "04", "05", "06", "07", "08"].map((m) => `2027-${m}`),
+    );
+    // Jan–Aug 2027: RF1 2027's window positions 14–21, RF4 2026's 17–24 (base + position), three accounts.
+    const bases = ACCOUNTS.reduce((sum, a) => sum + a.base, 0);
+    expect(variance.grand.version!.total[year]).toEqual({
+      current: 8 * bases + 3 * 140,
+      previous: 8 * bases + 3 * 164,
+      abs: -72,
+      pct: expect.any(Number),
+    });
+    const headers = varianceColumnDefs(variance, compared.months, compared.totals).map((d) => d.header);
+    expect(headers).toEqual(
+      expect.arrayContaining([
+        "Total 2027 (jan–ago/27, 8 de 12 meses)",
+        "Total 2027 RF4 fechado (jan–ago/27, 8 de 12 meses)",
+        "Δ versão 2027 (jan–ago/27)",
+      ]),
+    );
+    // A month the version does not hold has no difference.
+    expect(variance.grand.version!.months[compared.months.indexOf("2027-09")]).toEqual({ abs: null, pct: null });
   });
 
   it("leaves the grid as it was for an unknown or malformed version", async () => {
