@@ -1,7 +1,8 @@
 // Screen: Consolidated forecast by area, cost centre, account group and account: /ij/forecast_consolidado.
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { valueColumns } from "~/features/forecast/consolidated/columns";
+import { columnSetupOf, valueColumns } from "~/features/forecast/consolidated/columns";
+import { ComparisonNotes } from "~/features/forecast/consolidated/comparison-notes";
 import { buildConsolidated, parseConsolidatedQuery } from "~/features/forecast/consolidated/consolidated.server";
 import { ConsolidatedControls, SaveVersionForm } from "~/features/forecast/consolidated/consolidated-controls";
 import { ConsolidatedTable } from "~/features/forecast/consolidated/consolidated-table";
@@ -58,12 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ConsolidatedForecastPage() {
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const columns = valueColumns({
-    months: page.months,
-    year: page.year,
-    compareLabel: page.compareLabel,
-    cols: page.query.cols,
-  });
+  const columns = valueColumns(columnSetupOf(page));
   return (
     <>
       <section className="consolidated">
@@ -98,6 +94,7 @@ export default function ConsolidatedForecastPage() {
             />
             {page.canSave ? <SaveVersionForm rf={page.rf} error={actionData?.saveError} /> : null}
             {page.query.approvedOnly ? <p className="consolidated__note">{t.approvedNote}</p> : null}
+            <ComparisonNotes page={page} />
             <ConsolidatedTable
               rows={page.rows}
               columns={columns}

@@ -14,6 +14,7 @@ import { sortScenarios } from "../forecast-filter";
 import { editWindowOf, parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
 import { previousScenario } from "../variance";
 import { versionRestriction } from "../versions/restriction.server";
+import { type ActualNote, actualNoteOf, actualYearOptions, commonMonths } from "./comparison";
 import { cycleSummary, type SummaryRow } from "./cycle-summary";
 import type { CentreInfo, FigureSet } from "./figures";
 import {
@@ -123,6 +124,12 @@ export type ConsolidatedModel = {
   notices: string[];
   /** A version of some cost centres only narrows the view to them: what the screen and the export say (else null). */
   restricted: string | null;
+  /** The shown figures' short name, the compared figures' year, the month positions both sides cover (comparison.ts). */
+  baseShort?: string;
+  compareYear?: number;
+  common?: number[];
+  /** "Vs Realizado" of a year without actuals: why every difference is "—", and the last year with actuals. */
+  actualNote?: ActualNote | null;
 };
 
 type Resolved = Extract<ResolvedSource, { ok: true }>;
@@ -137,7 +144,7 @@ function labelOf(source: FigureSource, ctx: SourceContext, resolved: ResolvedSou
     case "previous":
       return names.previous(ctx.previous.name);
     case "actual":
-      return names.actual;
+      return source.year && !short ? t.sources.actualOf(source.year) : names.actual;
     case "version":
       return resolved.ok && resolved.version ? names.version(resolved.version.name) : source.id;
   }
@@ -202,6 +209,8 @@ type Figures = {
   other: Resolved | null;
   rows: TreeRow[];
   summary: SummaryRow[];
+  /** The month positions both sides cover: the compared totals sum these. */
+  common: number[];
 };
 
 async function computeFigures(
@@ -215,21 +224,28 @@ async function computeFigures(
   const [base, compared] = await resolveSources(sources, ctx);
   const shown: Resolved = base.ok
     ? base
-    : { ok: true, set: { months: ctx.months, lines: new Map(), centres: new Map() }, forecastFrom: null };
+    : {
+        ok: true,
+        set: { months: ctx.months, lines: new Map(), centres: new Map() },
+        forecastFrom: null,
+        covered: ctx.months.map(() => true),
+      };
   const other = compared?.ok ? compared : null;
+  const common = commonMonths(shown, other);
   const centres = await centresOf(ctx, other ? [shown.set, other.set] : [shown.set], cycles, window);
   const rows = buildTree({
     monthCount: ctx.months.length,
     centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
     shown: shown.set,
     compared: other?.set ?? null,
+    common,
     noArea: t.noArea,
     companyLabel,
   });
   const summary = cycleSummary(
     centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
   );
-  return { base, compared, shown, other, rows, summary };
+  return { base, compared, shown, other, rows, summary, common };
 }
 
 /**
@@ -291,7 +307,7 @@ export async function buildConsolidated(
     window,
     [...cycles.values()].map((c) => [c.cost_center_concat, c.state]),
   ]);
-  const { base, compared, shown, other, rows, summary } = await figuresOnce(key, () =>
+  const { base, compared, shown, other, rows, summary, common } = await figuresOnce(key, () =>
     computeFigures(ctx, query, sources, cycles, window, companyLabel),
   );
   if (!base.ok || (query.compare !== null && !compared?.ok)) notices.push(t.versionMissing);
@@ -306,9 +322,13 @@ export async function buildConsolidated(
       forecast: shown.forecastFrom !== null && m >= shown.forecastFrom,
     })),
     query: { ...query, compare: other ? query.compare : null },
-    options: await versionOptions(ctx, [shown, ...(other ? [other] : [])]),
+    options: [...(await versionOptions(ctx, [shown, ...(other ? [other] : [])])), ...actualYearOptions(query)],
     baseLabel: labelOf(query.base, ctx, base),
     compareLabel: query.compare && other ? labelOf(query.compare, ctx, other, true) : null,
+    baseShort: labelOf(query.base, ctx, base, true),
+    compareYear: query.compare?.kind === "actual" && query.compare.year ? query.compare.year : calendar.year,
+    common,
+    actualNote: actualNoteOf(query, calendar.year, base.ok ? base : null, other),
     scope,
     rows,
     summary,

@@ -1,6 +1,6 @@
 import type { RollupView } from "~/models/forecast-consolidated.server";
 import type { VersionRow } from "~/models/forecast-versions.server";
-import { type Month, monthOfDate } from "~/shared/months";
+import { type Month, monthOfDate, yearOfMonth } from "~/shared/months";
 
 /**
  * Figure sets: per cost centre and account, one amount per month of the view (null: none). The live RF and the
@@ -85,15 +85,18 @@ export function scenarioFigures(
   return set;
 }
 
-/** The "actual" scenario's values over `months`. */
-export function actualFigures(actuals: readonly RollupView[], months: readonly Month[]): FigureSet {
+/**
+ * The "actual" scenario's values over `months`, or, `shift` months apart, those of the same months of another year
+ * (−12: the year before), each at the position of the view's month it is compared with.
+ */
+export function actualFigures(actuals: readonly RollupView[], months: readonly Month[], shift = 0): FigureSet {
   const set = emptySet(months);
   for (const rollup of actuals) {
     if (rollup.accounts.length === 0) continue;
     set.centres.set(rollup.cost_center_concat, centreOf(rollup));
     const first = monthOfDate(rollup.first_month);
     for (const account of rollup.accounts) {
-      const amounts = months.map((m) => at(first, account.values, m));
+      const amounts = months.map((m) => at(first, account.values, m + shift));
       if (amounts.some((a) => a !== null)) lineOf(set, rollup.cost_center_concat, account).amounts = amounts;
     }
   }
@@ -118,4 +121,30 @@ export function setTotal(set: FigureSet): number {
   for (const lines of set.lines.values())
     for (const line of lines.values()) for (const a of line.amounts) total += a ?? 0;
   return total;
+}
+
+/** The view's month positions where a set has any figure (the actuals cover the months recorded so far). */
+export function filledMonths(set: FigureSet): boolean[] {
+  const filled = set.months.map(() => false);
+  for (const lines of set.lines.values())
+    for (const line of lines.values())
+      line.amounts.forEach((a, i) => {
+        if (a !== null) filled[i] = true;
+      });
+  return filled;
+}
+
+/** The last year in which the "actual" scenario's rollups hold a value (null: none). */
+export function lastYearWithValues(actuals: readonly RollupView[]): number | null {
+  let last: Month | null = null;
+  for (const rollup of actuals) {
+    const first = monthOfDate(rollup.first_month);
+    for (const account of rollup.accounts)
+      for (let i = account.values.length - 1; i >= 0; i--)
+        if (account.values[i] !== null) {
+          if (last === null || first + i > last) last = first + i;
+          break;
+        }
+  }
+  return last === null ? null : yearOfMonth(last);
 }

@@ -8,8 +8,15 @@
 export const CONSOLIDATED_PATH = "/ij/forecast_consolidado";
 export const VERSIONS_PATH = "/ij/forecast_versoes";
 
-/** Where a column of figures comes from: the live RF, the previous RF, the actuals, or a saved version. */
-export type FigureSource = { kind: "rf" } | { kind: "previous" } | { kind: "actual" } | { kind: "version"; id: string };
+/**
+ * Where a column of figures comes from: the live RF, the previous RF, the actuals (of the RF's year, or of another
+ * year month by month: "realizado:2026"), or a saved version.
+ */
+export type FigureSource =
+  | { kind: "rf" }
+  | { kind: "previous" }
+  | { kind: "actual"; year?: number }
+  | { kind: "version"; id: string };
 
 /** The comparison column groups: the year's total (Total, Δ, Δ%) and each month's Δ and Δ%. */
 export const COMPARISON_GROUPS = ["total", "mes"] as const;
@@ -43,8 +50,11 @@ export const DEFAULT_QUERY: ConsolidatedQuery = {
 };
 
 const VERSION_TOKEN = /^v:([0-9a-f]{24})$/;
+const ACTUAL_YEAR_TOKEN = /^realizado:(\d{4})$/;
+/** The years of actuals a token may name. */
+export const ACTUAL_YEARS = { min: 1900, max: 2999 } as const;
 
-/** A source as the URL holds it: "rf", "anterior", "realizado", "v:<id>". */
+/** A source as the URL holds it: "rf", "anterior", "realizado", "realizado:2026", "v:<id>". */
 export function sourceToken(source: FigureSource): string {
   switch (source.kind) {
     case "rf":
@@ -52,7 +62,7 @@ export function sourceToken(source: FigureSource): string {
     case "previous":
       return "anterior";
     case "actual":
-      return "realizado";
+      return source.year === undefined ? "realizado" : `realizado:${source.year}`;
     case "version":
       return `v:${source.id}`;
   }
@@ -62,6 +72,11 @@ export function parseSourceToken(token: string): FigureSource | null {
   if (token === "rf") return { kind: "rf" };
   if (token === "anterior") return { kind: "previous" };
   if (token === "realizado") return { kind: "actual" };
+  const year = ACTUAL_YEAR_TOKEN.exec(token);
+  if (year) {
+    const value = Number(year[1]);
+    return value >= ACTUAL_YEARS.min && value <= ACTUAL_YEARS.max ? { kind: "actual", year: value } : null;
+  }
   const version = VERSION_TOKEN.exec(token);
   return version ? { kind: "version", id: version[1] } : null;
 }

@@ -4,7 +4,14 @@ import { type RollupView, readRollups, refreshForecastRollups } from "~/models/f
 import { findVersion, readVersionRows, type VersionHeader } from "~/models/forecast-versions.server";
 import type { Month } from "~/shared/months";
 import { parseScenario, type ScenarioCalendar, scenarioCalendar } from "../release-points";
-import { actualFigures, type FigureSet, scenarioFigures, versionFigures } from "./figures";
+import {
+  actualFigures,
+  type FigureSet,
+  filledMonths,
+  lastYearWithValues,
+  scenarioFigures,
+  versionFigures,
+} from "./figures";
 import type { FigureSource } from "./query";
 
 /**
@@ -20,8 +27,21 @@ export type SourceContext = {
 };
 
 export type ResolvedSource =
-  | { ok: true; set: FigureSet; forecastFrom: Month | null; version?: VersionHeader }
+  | {
+      ok: true;
+      set: FigureSet;
+      forecastFrom: Month | null;
+      version?: VersionHeader;
+      /** Per month of the view, whether the source covers it: its RF's window, or (actuals) a month recorded. */
+      covered: boolean[];
+      /** The actuals: the last year with a value in the viewer's scope (null: none). */
+      lastYear?: number | null;
+    }
   | { ok: false };
+
+/** The view's months inside a scenario's window. */
+const windowCovers = (ctx: SourceContext, rule: { firstMonth: Month; lastMonth: Month }) =>
+  ctx.months.map((m) => m >= rule.firstMonth && m <= rule.lastMonth);
 
 const scenariosOf = (source: FigureSource, ctx: SourceContext): string[] =>
   source.kind === "rf"
@@ -67,15 +87,27 @@ export async function resolveSources(sources: readonly FigureSource[], ctx: Sour
             ok: true,
             set: scenarioFigures(of(ctx.calendar.name), of(ACTUAL_SCENARIO), ctx.calendar, ctx.months),
             forecastFrom: ctx.calendar.firstForecastMonth,
+            covered: windowCovers(ctx, ctx.calendar),
           };
         case "previous":
           return {
             ok: true,
             set: scenarioFigures(of(ctx.previous.name), of(ACTUAL_SCENARIO), ctx.previous, ctx.months),
             forecastFrom: ctx.previous.firstForecastMonth,
+            covered: windowCovers(ctx, ctx.previous),
           };
-        case "actual":
-          return { ok: true, set: actualFigures(of(ACTUAL_SCENARIO), ctx.months), forecastFrom: null };
+        case "actual": {
+          // Another year's actuals sit beside the same months of the view's year.
+          const shift = source.year === undefined ? 0 : (source.year - ctx.calendar.year) * 12;
+          const set = actualFigures(of(ACTUAL_SCENARIO), ctx.months, shift);
+          return {
+            ok: true,
+            set,
+            forecastFrom: null,
+            covered: filledMonths(set),
+            lastYear: lastYearWithValues(of(ACTUAL_SCENARIO)),
+          };
+        }
         case "version":
           return resolveVersion(source.id, ctx);
       }
@@ -93,10 +125,14 @@ async function resolveVersion(id: string, ctx: SourceContext): Promise<ResolvedS
   if (!version) return { ok: false };
   const scenario = parseScenario(version.rf);
   const rows = await readVersionRows(version._id, ctx.scope);
+  const calendar = scenario ? scenarioCalendar(scenario) : null;
+  const set = versionFigures(rows, ctx.months);
   return {
     ok: true,
-    set: versionFigures(rows, ctx.months),
-    forecastFrom: scenario ? scenarioCalendar(scenario).firstForecastMonth : null,
+    set,
+    forecastFrom: calendar?.firstForecastMonth ?? null,
     version,
+    // A version holds what its RF showed over its window.
+    covered: calendar ? windowCovers(ctx, calendar) : filledMonths(set),
   };
 }

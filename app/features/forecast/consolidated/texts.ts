@@ -23,6 +23,7 @@ export const consolidatedTexts = {
     rf: (rf: string) => `${rf} (atual)`,
     previous: (rf: string) => `${rf} (RF anterior)`,
     actual: "Realizado",
+    actualOf: (year: number) => `Realizado de ${year}`,
     version: (name: string) => `Versão: ${name}`,
   },
   /** A column of figures' short name in headers. */
@@ -42,7 +43,18 @@ export const consolidatedTexts = {
   actualTag: "Real",
   forecastTag: "Forecast",
   total: (year: number) => `Total ${year}`,
+  /** The year's total beside a comparison over fewer months: it sums the whole year. */
+  wholeYear: (year: number) => `Total ${year} (ano inteiro)`,
   totalOf: (year: number, source: string) => `Total ${year} ${source}`,
+  /** Under the tree when the two sides cover different months (the headers name them too). */
+  sameMonths: (span: string, year: number) =>
+    `Os totais comparados e suas diferenças somam só os meses que os dois lados têm (${span}); o Total ${year} (ano inteiro) soma todos os meses.`,
+  /** The actuals of another year beside the RF's months. */
+  actualsOfYear: (actualYear: number, year: number) =>
+    `Comparação com o realizado de ${actualYear}: cada mês de ${year} ao lado do mesmo mês de ${actualYear}.`,
+  noActuals: (year: number) => `Ainda não há realizado de ${year}.`,
+  noActualsAtAll: "Não há realizado de nenhum ano nos centros de custo que você vê.",
+  compareActualsOf: (year: number) => `Comparar com o realizado de ${year}`,
   diff: "Δ",
   diffPct: "Δ%",
   monthDiff: (month: string) => `Δ ${month}`,

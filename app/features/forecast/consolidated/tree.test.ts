@@ -55,16 +55,38 @@ describe("buildTree", () => {
     expect(byKey.get("a|Operações")).toMatchObject({ a: [null, null, 5] });
   });
 
-  it("beside compared figures: the year's difference compares the months the compared side has", () => {
-    const compared = set({ "CC1 - A": [{ account: "4101 - X", group: "Pessoal", amounts: [2, null, null] }] });
-    const rows = buildTree({ monthCount: 3, centres, shown, compared, noArea: "-", companyLabel: "Empresa" });
-    const account = rows.find((r) => r.key === "l|CC1 - A|4101 - X")!;
-    expect(account).toMatchObject({ b: [2, null, null], bTotal: 2, aTotal: 3, aMatched: 1 });
-    expect(rows.find((r) => r.key === "c|CC2 - B")).toMatchObject({
-      b: [null, null, null],
-      bTotal: null,
-      aMatched: null,
+  it("beside compared figures: both totals sum the same months, those both sides cover", () => {
+    const compared = set({ "CC1 - A": [{ account: "4101 - X", group: "Pessoal", amounts: [2, 7, null] }] });
+    // The compared side covers months 0 and 1, the shown one 0 and 2 (say): only month 0 is common.
+    const rows = buildTree({
+      monthCount: 3,
+      centres,
+      shown,
+      compared,
+      common: [0],
+      noArea: "-",
+      companyLabel: "Empresa",
     });
+    const account = rows.find((r) => r.key === "l|CC1 - A|4101 - X")!;
+    expect(account).toMatchObject({ b: [2, 7, null], bTotal: 2, aTotal: 3, aMatched: 1 });
+    // Nothing to compare with: the shown side's total over the common months, and none beside it.
+    expect(rows.find((r) => r.key === "c|CC2 - B")).toMatchObject({ bTotal: null, aMatched: 100 });
+    expect(rows.find((r) => r.key === "total")).toMatchObject({ bTotal: 2, aMatched: 111 });
+    // An account only the compared side has counts 0 on the shown side.
+    const only = set({ "CC3 - C": [{ account: "4999 - Z", group: "Pessoal", amounts: [4, null, null] }] });
+    const withOnly = buildTree({
+      monthCount: 3,
+      centres,
+      shown,
+      compared: only,
+      common: [0, 1],
+      noArea: "-",
+      companyLabel: "Empresa",
+    });
+    expect(withOnly.find((r) => r.key === "l|CC3 - C|4999 - Z")).toMatchObject({ aMatched: 0, bTotal: 4 });
+    // No month in common: nothing on either side.
+    const none = buildTree({ monthCount: 3, centres, shown, compared, common: [], noArea: "-", companyLabel: "E" });
+    expect(none.find((r) => r.key === "total")).toMatchObject({ bTotal: null, aMatched: null });
   });
 
   it("shows only the rows whose ancestors are open; a toggle's address opens and closes one row", () => {

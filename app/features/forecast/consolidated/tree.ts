@@ -26,8 +26,12 @@ export type TreeRow = {
   aTotal: number | null;
   /** The compared figures (empty without a comparison). */
   b: (number | null)[];
+  /** The compared figures' sum over the months both sides cover (TreeInput.common); null: none there. */
   bTotal: number | null;
-  /** The shown figures' sum over the months the compared ones have: the year's difference compares the same months. */
+  /**
+   * The shown figures' sum over the same months (0 where only the compared side has a figure): the year's Δ is
+   * aMatched − bTotal, both shown beside it (null: neither side has a figure there).
+   */
   aMatched: number | null;
 };
 
@@ -37,6 +41,8 @@ export type TreeInput = {
   centres: readonly (CentreInfo & { state: ShownCode })[];
   shown: FigureSet;
   compared: FigureSet | null;
+  /** The month positions both sides cover (their windows, the months with actuals): the compared totals sum these. */
+  common?: readonly number[];
   noArea: string;
   companyLabel: string;
 };
@@ -61,21 +67,27 @@ const addInto = (into: (number | null)[], from: readonly (number | null)[]) => {
 const sumOrNull = (list: readonly (number | null)[]) =>
   list.some((v) => v !== null) ? list.reduce<number>((s, v) => s + (v ?? 0), 0) : null;
 
-/** A row's totals from its months: the year, and the shown figures over the months the compared ones have. */
-function withTotals(a: (number | null)[], b: (number | null)[]): Sums {
-  const matched = b.length === 0 ? null : sumOrNull(a.map((v, i) => (b[i] === null ? null : (v ?? 0))));
-  return { a, b, aTotal: sumOrNull(a), bTotal: b.length === 0 ? null : sumOrNull(b), aMatched: matched };
+/** A row's totals from its months: the year's, and both sides' over the common months. */
+function withTotals(a: (number | null)[], b: (number | null)[], common: readonly number[]): Sums {
+  if (b.length === 0) return { a, b, aTotal: sumOrNull(a), bTotal: null, aMatched: null };
+  const bTotal = sumOrNull(common.map((i) => b[i]));
+  const aMatched = sumOrNull(common.map((i) => a[i])) ?? (bTotal === null ? null : 0);
+  return { a, b, aTotal: sumOrNull(a), bTotal, aMatched };
 }
 
-function sumRows(rows: readonly Sums[], monthCount: number, compared: boolean): Sums {
+function sumRows(rows: readonly Sums[], monthCount: number, compared: boolean, common: readonly number[]): Sums {
   const a = new Array<number | null>(monthCount).fill(null);
   const b = compared ? new Array<number | null>(monthCount).fill(null) : [];
   for (const row of rows) {
     addInto(a, row.a);
     if (compared) addInto(b, row.b);
   }
-  return withTotals(a, b);
+  return withTotals(a, b, common);
 }
+
+/** Every month when the input does not say which both sides cover. */
+const commonOf = (input: TreeInput): readonly number[] =>
+  input.common ?? Array.from({ length: input.monthCount }, (_, i) => i);
 
 type Centre = CentreInfo & { state: ShownCode };
 type Built = { rows: TreeRow[]; sums: Sums };
@@ -114,15 +126,16 @@ function centreRows(centre: Centre, input: TreeInput): Built {
         ...withTotals(
           shownLines.get(account)?.amounts.slice() ?? none(),
           compared ? (comparedLines.get(account)?.amounts.slice() ?? none()) : [],
+          commonOf(input),
         ),
       }),
     );
-    const sums = sumRows(leaves, monthCount, compared !== null);
+    const sums = sumRows(leaves, monthCount, compared !== null, commonOf(input));
     groupSums.push(sums);
     const head = { key: groupKey(cc, group), parent: centreKey(cc), label: group, hasChildren: true };
     rows.push({ ...head, depth: 2, kind: "group", ...sums }, ...leaves);
   }
-  const sums = sumRows(groupSums, monthCount, compared !== null);
+  const sums = sumRows(groupSums, monthCount, compared !== null, commonOf(input));
   const head: TreeRow = {
     key: centreKey(cc),
     parent: areaKey(centre.level),
@@ -145,6 +158,7 @@ function areaRows(level: string, centres: Centre[], input: TreeInput): Built {
     built.map((b) => b.sums),
     input.monthCount,
     input.compared !== null,
+    commonOf(input),
   );
   const head: TreeRow = {
     key: areaKey(level),
@@ -174,6 +188,7 @@ export function buildTree(input: TreeInput): TreeRow[] {
       built.map((b) => b.sums),
       input.monthCount,
       input.compared !== null,
+      commonOf(input),
     ),
   };
   return [company, ...built.flatMap((b) => b.rows)];
