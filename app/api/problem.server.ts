@@ -5,20 +5,23 @@
 
 export const PROBLEM_TYPE = "application/problem+json";
 
-export type ProblemCode =
-  | "unauthorized"
-  | "forbidden"
-  | "read-only"
-  | "not-found"
-  | "method-not-allowed"
-  | "invalid"
-  | "conflict"
-  | "too-large"
-  | "unsupported-media-type"
-  | "too-many-requests"
-  | "upload-refused"
-  | "unavailable"
-  | "server-error";
+/** Every problem type the API answers (/api/docs describes each). */
+export const PROBLEM_CODES = [
+  "unauthorized",
+  "forbidden",
+  "read-only",
+  "not-found",
+  "method-not-allowed",
+  "invalid",
+  "conflict",
+  "too-large",
+  "unsupported-media-type",
+  "too-many-requests",
+  "upload-refused",
+  "unavailable",
+  "server-error",
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 export type Problem = {
   code: ProblemCode;

@@ -57,7 +57,7 @@ const datasetSchema = z.object({
  * What a job came to, by the job lists' own rule (jobStateText; the lists mark a completed job that refused rows apart
  * from a clean one): it refines `state`, whose three values stay as they were for the clients and the filter.
  */
-const JOB_OUTCOMES = ["running", "completed", "completedWithRefusals", "refused", "failed"] as const;
+export const JOB_OUTCOMES = ["running", "completed", "completedWithRefusals", "refused", "failed"] as const;
 type JobOutcome = (typeof JOB_OUTCOMES)[number];
 const OUTCOME_OF_WORDS = {
   inProgress: "running",

@@ -123,5 +123,7 @@ export const apiTexts = {
   docsParameters: "Parâmetros",
   docsResponses: "Respostas",
   docsExample: "Exemplo",
+  docsRequired: "obrigatório",
+  docsBody: "Corpo",
   docsRule: "Regra",
 };

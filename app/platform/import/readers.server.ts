@@ -4,11 +4,15 @@ import { type CsvRecord, CsvRecordParser, CsvSyntaxError } from "./csv";
 
 const SNIFF_BYTES = 64 * 1024;
 
+/** The field delimiters a CSV may use (/api/docs lists these, so what it says is what the import reads). */
+export const CSV_DELIMITERS = [";", ",", "\t"] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
+
 /**
  * The delimiter of a CSV from its first line: a tab when the line has one (Excel's "Texto Unicode" and "Texto
  * (separado por tabulações)"), else `;` or `,`, whichever appears more often (`,` on a tie).
  */
-export function sniffDelimiter(firstLine: string): ";" | "," | "\t" {
+export function sniffDelimiter(firstLine: string): CsvDelimiter {
   let semicolons = 0;
   let commas = 0;
   let tabs = 0;
@@ -28,8 +32,9 @@ function startsWith(buffer: Buffer, bytes: number[]): boolean {
   return bytes.every((b, i) => buffer[i] === b);
 }
 
-/** The encodings a CSV is read in, by their WHATWG labels (what `TextDecoder` takes). */
-export type CsvEncoding = "utf-8" | "windows-1252" | "utf-16le";
+/** The encodings a CSV is read in, by their WHATWG labels (what `TextDecoder` takes); /api/docs lists these. */
+export const CSV_ENCODINGS = ["utf-8", "windows-1252", "utf-16le"] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
 
 /**
  * The text encoding of a CSV from its first bytes: a byte-order mark decides (UTF-8, or UTF-16LE: Excel's "Texto
