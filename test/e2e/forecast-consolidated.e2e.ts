@@ -3,8 +3,11 @@ import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { describe } from "vitest";
 import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { reviewPath } from "~/features/forecast/forecast-filter";
 import { versionTexts } from "~/features/forecast/versions/texts";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS } from "~/models/forecast-cycle.server";
 import { ACCOUNTS, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { withDb } from "./database";
 import { expect, test, withoutJavaScript } from "./fixtures";
@@ -14,7 +17,8 @@ import { signIn } from "./sign-in";
  * The consolidated forecast as the people who run the forecast use it, with the clock in RF2's edit month (15
  * February of this year): open an area down to an account group, save a version and compare the RF with it, export
  * what the screen shows; with JavaScript and without; at a laptop's width (1366 px) and a phone's (390 px), where the
- * tree and the year's total stay readable. Known data: two cost centres in an area of their own.
+ * tree and the year's total stay readable; an approval listed under its cost centre after the saved versions, and a
+ * comparison with it of that cost centre only. Known data: two cost centres in an area of their own.
  */
 
 const YEAR = new Date().getUTCFullYear();
@@ -182,6 +186,65 @@ describe("the consolidated forecast", () => {
     expect(totalBox!.x + totalBox!.width).toBeLessThanOrEqual(390 + 1);
     // The cycle's summary below the tree.
     await page.getByRole("heading", { level: 2, name: consolidatedTexts.cycleTitle }).scrollIntoViewIfNeeded();
+  });
+
+  test("an approval is listed under its cost centre after the saved versions; comparing with it compares that cost centre only", async ({
+    page,
+    app,
+  }) => {
+    const [approved, other] = CENTRES;
+    // The first cost centre sent for review by its preparer (recorded as the cycle records a submission).
+    await withDb(app, async (db) => {
+      const at = new Date();
+      const by = "gold@demo.local";
+      await db.collection(FORECAST_CYCLE).insertOne({
+        ...{ rf: RF, cost_center_concat: approved, state: "submitted", changed_at: at, changed_by: by },
+        ...{ changed_by_name: "Gold", submitted_by: by, submitted_at: at, preparers_at_submission: [] },
+      });
+      await db.collection(FORECAST_CYCLE_EVENTS).insertOne({
+        ...{ rf: RF, cost_center_concat: approved, action: "submit", from: "preparing", to: "submitted" },
+        ...{ at, by, name: "Gold", comment: "" },
+      });
+    });
+    await signIn(page, app.baseURL, "sysadmin@demo.local");
+    await page.goto(reviewPath(RF, approved));
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get("ciclo") === "approve"),
+      page
+        .locator("form.forecast-cycle__form--approve")
+        .getByRole("button", { name: cycleTexts.actions.approve })
+        .click(),
+    ]);
+    // A version saved after the approval still comes first; the approval is in its own section, under its cost centre.
+    await page.goto(consolidatedUrl);
+    await page.locator("summary", { hasText: consolidatedTexts.saveTitle }).click();
+    await page.getByLabel(consolidatedTexts.saveName).fill("E2E depois da aprovação");
+    await page.getByRole("button", { name: consolidatedTexts.saveButton, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/ij/forecast_versoes");
+    expect(await page.locator("section.versions h2").allInnerTexts()).toEqual([
+      versionTexts.companyTitle,
+      versionTexts.approvalsTitle,
+    ]);
+    const saved = page.getByRole("region", { name: versionTexts.companyTitle });
+    await saved.getByRole("row", { name: /E2E depois da aprovação/ }).waitFor();
+    expect(await saved.getByText(versionTexts.approvalName(RF, approved)).count()).toBe(0);
+    const approvals = page.getByRole("region", { name: versionTexts.approvalsTitle });
+    const listed = approvals.getByRole("row", { name: new RegExp(versionTexts.approvalName(RF, approved)) });
+    expect(await listed.locator("th").innerText()).toBe(approved);
+    expect(await listed.getByRole("link", { name: versionTexts.compareInReview }).getAttribute("href")).toContain(
+      `${reviewPath(RF, approved)}?versao=`,
+    );
+    // Compared with it: that cost centre only, and the screen says so.
+    await listed.getByRole("link", { name: versionTexts.compare, exact: true }).click();
+    await page.waitForURL((url) => (url.searchParams.get("vs") ?? "").startsWith("v:"));
+    await page.getByText(versionTexts.restrictedCompare([approved])).waitFor();
+    const company = versionTexts.restrictedCompany([approved]);
+    expect(await cellText(page, company, "d_total")).toBe("0,00");
+    await page.getByRole("link", { name: consolidatedTexts.open(AREA), exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.getAll("abrir").includes(`a|${AREA}`));
+    await page.locator(".consolidated__tree").getByRole("link", { name: approved, exact: true }).waitFor();
+    expect(await row(page, other).count()).toBe(0);
+    expect(await cellText(page, AREA, "d_total")).toBe("0,00");
   });
 
   test("a preparer (USER GOLD) sees only the cost centres they prepare, and is told so", async ({ page, app }) => {

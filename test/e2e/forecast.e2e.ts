@@ -743,16 +743,22 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   await saveAndConfirm(page, page.getByRole("toolbar").getByRole("button", { name: forecastTexts.saveCount(1) }));
   await act(page, "submit", "Corrigido");
   expect(await state(page).innerText()).toBe("Enviado");
-  // What changed since the return: the one cell, old → new.
+  // Withdrawn and sent again at once: what changed is still measured from the return, not from that submission.
+  await act(page, "withdraw");
+  await act(page, "submit", "Corrigido de novo");
+  // What changed since the return: the one cell, old → new, and the page says since when.
   await page.getByRole("link", { name: cycleTexts.changesLink }).click();
   await page.getByRole("heading", { level: 1, name: new RegExp(cycleTexts.changesLink) }).waitFor();
   expect(await page.getByRole("row", { name: new RegExp(SALARIES.label) }).innerText()).toContain("1.234,50");
+  expect(await page.getByTestId("changes-since").innerText()).toMatch(
+    /^Mudanças desde a devolução de \d{2}\/\d{2}\/\d{4} por .+, até o último envio, de \d{2}\/\d{2}\/\d{4}\.$/,
+  );
 
   // Without JavaScript the reviewer approves it, and the board shows both approved.
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "sysadmin@demo.local");
     await plain.goto(reviewPath(OPEN, SECOND));
-    // The reviewer sees on the grid the cell changed since the return, marked as changed since the last submission.
+    // The reviewer sees on the grid the cell changed since the return, marked as a change to review.
     const marked = await plain
       .locator(".forecast-grid__cell.is-since")
       .evaluateAll((all) =>
@@ -769,8 +775,8 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
       .click();
     await plain.waitForURL((url) => url.searchParams.get("ciclo") === "approve");
     expect(await plain.getByTestId("cycle-state").innerText()).toBe("Aprovado");
-    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(4);
-    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(4)");
+    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(6);
+    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(6)");
     await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(OPEN)}&estado=approved`);
     for (const cc of [FIRST, SECOND]) await plain.getByRole("link", { name: cc }).waitFor();
     // The board's breadcrumb is a row of links, not a numbered list.

@@ -87,8 +87,8 @@ export function VersionsList({
   );
   return (
     <>
-      <section aria-labelledby="versions-company">
-        <h2 id="versions-company">{t.companyTitle}</h2>
+      <section>
+        <h2>{t.companyTitle}</h2>
         <p>{t.companyHint}</p>
         <DataTable
           columns={columnsOf(canDelete, scoped, false)}
@@ -101,8 +101,8 @@ export function VersionsList({
           caption={t.companyTitle}
         />
       </section>
-      <section aria-labelledby="versions-approvals">
-        <h2 id="versions-approvals">{t.approvalsTitle}</h2>
+      <section>
+        <h2>{t.approvalsTitle}</h2>
         <p>{t.approvalsHint}</p>
         <DataTable
           columns={columnsOf(canDelete, scoped, true)}
