@@ -102,7 +102,7 @@ export async function loadTokensPage(user: AuthenticatedUser, url: URL, scimBase
     enabled: getConfig().apiTokens,
     all,
     scim,
-    scimBaseUrl,
+    scimBaseUrl: scim ? scimBaseUrl : "",
     canSeeAll: user.type === TOKEN_ADMIN_TYPE,
     rows: result.rows.map((t) => toRow(t, now)),
     total: result.total,

@@ -104,6 +104,8 @@ describe("SCIM tokens", () => {
     expect((await page(gold, "?scim=1")).rows.map((r) => r.name)).not.toContain("Okta");
     const listed = await page(admin, "?scim=1");
     expect(listed.scim).toBe(true);
+    expect(listed.scimBaseUrl).toBe("https://portal.example.com/scim/v2");
+    expect((await page(gold, "?scim=1")).scimBaseUrl).toBe("");
     expect(listed.rows.map((r) => [r.name, r.scope])).toEqual([["Okta", "write"]]);
     expect((await page(admin)).rows.map((r) => r.name)).not.toContain("Okta");
   });
