@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { getDb } from "~/db.server";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
 import { recordsState } from "~/models/forecast-consolidated.server";
@@ -17,16 +16,7 @@ import { versionRestriction } from "../versions/restriction.server";
 import { type ActualNote, actualNoteOf, actualYearOptions, commonMonths } from "./comparison";
 import { cycleSummary, type SummaryRow } from "./cycle-summary";
 import type { CentreInfo, FigureSet } from "./figures";
-import {
-  COMPARISON_GROUPS,
-  type ComparisonGroup,
-  type ConsolidatedQuery,
-  DEFAULT_QUERY,
-  type FigureSource,
-  MAX_LEVEL,
-  parseSourceToken,
-  sameSource,
-} from "./query";
+import type { ConsolidatedQuery, FigureSource } from "./query";
 import { type ResolvedSource, resolveSources, type SourceContext, versionExists } from "./sources.server";
 import { consolidatedTexts as t } from "./texts";
 import { buildTree, type TreeRow } from "./tree";
@@ -37,73 +27,8 @@ import { buildTree, type TreeRow } from "./tree";
  * model here; the screen sends only the open rows.
  */
 
-const KEY_MAX = 520;
-const KEYS_MAX = 300;
-
-/** The query string as zod reads it: a part that does not fit is dropped (and `invalid` says so), never a 500. */
-export function parseConsolidatedQuery(params: URLSearchParams): { query: ConsolidatedQuery; invalid: boolean } {
-  let invalid = false;
-  const fallback =
-    <T>(value: T) =>
-    () => {
-      invalid = true;
-      return value;
-    };
-  const source = z
-    .string()
-    .max(40)
-    .transform((token, ctx) => {
-      const parsed = parseSourceToken(token);
-      if (!parsed) ctx.addIssue({ code: "custom" });
-      return parsed ?? z.NEVER;
-    });
-  const keys = z.array(z.string().min(1).max(KEY_MAX)).max(KEYS_MAX);
-  const schema = z.object({
-    rf: z
-      .string()
-      .max(20)
-      .refine((rf) => parseScenario(rf) !== null)
-      .nullable()
-      .catch(fallback(null)),
-    ver: source.nullable().catch(fallback(null)),
-    vs: source.nullable().catch(fallback(null)),
-    cols: z.array(z.enum(COMPARISON_GROUPS)).max(COMPARISON_GROUPS.length).catch(fallback<ComparisonGroup[]>([])),
-    aprovados: z.enum(["1"]).nullable().catch(fallback(null)),
-    nivel: z.coerce.number().int().min(0).max(MAX_LEVEL).nullable().catch(fallback(null)),
-    abrir: keys.catch(fallback<string[]>([])),
-    fechar: keys.catch(fallback<string[]>([])),
-  });
-  const parsed = schema.parse({
-    rf: params.get("rf") || null,
-    ver: params.get("ver") || null,
-    vs: params.get("vs") || null,
-    cols: params
-      .getAll("cols")
-      .flatMap((v) => v.split(","))
-      .map((v) => v.trim())
-      .filter(Boolean),
-    aprovados: params.get("aprovados") || null,
-    nivel: params.get("nivel") || null,
-    abrir: params.getAll("abrir"),
-    fechar: params.getAll("fechar"),
-  });
-  const base = parsed.ver ?? DEFAULT_QUERY.base;
-  const compare = parsed.vs && !sameSource(parsed.vs, base) ? parsed.vs : null;
-  const cols = [...new Set(parsed.cols)];
-  return {
-    invalid,
-    query: {
-      rf: parsed.rf,
-      base,
-      compare,
-      cols: compare && cols.length === 0 ? ["total"] : cols,
-      approvedOnly: parsed.aprovados === "1",
-      level: parsed.nivel ?? 0,
-      open: [...new Set(parsed.abrir)],
-      closed: [...new Set(parsed.fechar)],
-    },
-  };
-}
+/** The query string as zod reads it (query.server.ts). */
+export { parseConsolidatedQuery } from "./query.server";
 
 export type MonthColumn = { key: string; label: string; forecast: boolean };
 export type SourceOption = { token: string; label: string };
