@@ -1,4 +1,6 @@
 import type { Page } from "playwright-core";
+import { GUIDE_SECTIONS } from "~/features/api-tokens/api-guide-facts";
+import { guideTexts } from "~/features/api-tokens/guide-texts";
 import { tokenTexts } from "~/features/api-tokens/texts";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import { signIn, waitForHydration } from "./sign-in";
@@ -6,7 +8,8 @@ import { signIn, waitForHydration } from "./sign-in";
 /**
  * /user/tokens as a user meets it: a new token's secret shown whole (every underscore, wrapped on a phone, selected
  * with one click) and the new-token form empty again after creating, with and without JavaScript; with it, "Copiar
- * token" puts the secret on the clipboard and says "Copiado".
+ * token" puts the secret on the clipboard and says "Copiado". SYSTEM ADMIN makes a SCIM token without expiry beside the
+ * absolute SCIM base URL; /api/docs is the developer guide, section by section.
  */
 
 const SECRET = /^jpt_[A-Za-z0-9_-]{43}$/;
@@ -102,4 +105,57 @@ test("without JavaScript: the page after the post shows the secret whole and sel
     await plain.locator("#token-secret").click();
     expect(await plain.evaluate(() => window.getSelection()?.toString())).toBe(shown.text);
   });
+});
+
+test("/api/docs: the developer guide, its sections reached from its contents", async ({ app, page }) => {
+  await page.goto("/api/docs");
+  const contents = page.getByRole("navigation", { name: guideTexts.contents });
+  for (const id of GUIDE_SECTIONS) {
+    const heading = page.getByRole("heading", { level: 2, name: guideTexts.sections[id], exact: true });
+    await heading.waitFor();
+    expect(await page.locator(`section#${id}`).count()).toBe(1);
+    expect(await contents.getByRole("link", { name: guideTexts.sections[id], exact: true }).getAttribute("href")).toBe(
+      `#${id}`,
+    );
+  }
+  await contents.getByRole("link", { name: guideTexts.sections.scim, exact: true }).click();
+  await page.waitForURL(/#scim$/);
+  expect(await page.locator("#scim-base-url").innerText()).toBe(`${app.baseURL}/scim/v2`);
+  await page.getByRole("heading", { name: guideTexts.scim.okta, exact: true }).waitFor();
+  await page.getByRole("heading", { name: guideTexts.scim.entra, exact: true }).waitFor();
+  expect(
+    await page.locator("#tokens").getByRole("link", { name: guideTexts.tokens.createLink }).getAttribute("href"),
+  ).toBe("/user/tokens");
+  expect(await page.locator("#envio pre").innerText()).toContain(`PORTAL=${app.baseURL}`);
+});
+
+test("SYSTEM ADMIN makes a SCIM token without expiry, beside the absolute SCIM base URL", async ({ app, page }) => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.baseURL });
+  await signIn(page, app.baseURL, "sysadmin@demo.local");
+  await page.goto("/user/tokens?scim=1");
+  await waitForHydration(page);
+  await page.getByRole("heading", { level: 1, name: tokenTexts.scimTitle }).waitFor();
+  for (const line of tokenTexts.scimHelp) await page.getByText(line, { exact: true }).waitFor();
+  const base = page.locator("#scim-base-url");
+  expect(await base.innerText()).toBe(`${app.baseURL}/scim/v2`);
+  await page.getByRole("button", { name: tokenTexts.copyScimBaseUrl, exact: true }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.baseURL}/scim/v2`);
+
+  // Four lives, 90 days chosen unless SYSTEM ADMIN picks another.
+  expect(await page.getByLabel(tokenTexts.scimLives["90"], { exact: true }).isChecked()).toBe(true);
+  await page.getByLabel(tokenTexts.nameLabel, { exact: true }).fill("Entra ID sem expiração");
+  await page.getByLabel(tokenTexts.scimLives.never, { exact: true }).check();
+  await page.getByRole("button", { name: tokenTexts.create, exact: true }).click();
+  await page.getByRole("heading", { name: tokenTexts.createdTitle }).waitFor();
+  const secret = await page.locator("#token-secret").innerText();
+  expect(secret).toMatch(/^jps_[A-Za-z0-9_-]{43}$/);
+  await page.getByText(`${tokenTexts.columns.expiresAt}: ${tokenTexts.noExpiry}`, { exact: true }).waitFor();
+  const row = page.getByRole("row").filter({ hasText: "Entra ID sem expiração" });
+  await row.getByRole("cell", { name: tokenTexts.noExpiry, exact: true }).waitFor();
+
+  // The token opens SCIM.
+  const answer = await fetch(`${app.baseURL}/scim/v2/ServiceProviderConfig`, {
+    headers: { Authorization: `Bearer ${secret}` },
+  });
+  expect(answer.status).toBe(200);
 });
