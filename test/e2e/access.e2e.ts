@@ -79,6 +79,7 @@ const REVIEW = { label: "Revisão do forecast", href: "/ij/report_create_schneid
 const MINE = { label: "Meus centros de custo", href: "/ij/forecast_meus_centros" };
 const BOARD = { label: "Situação do forecast", href: "/ij/forecast_status" };
 const PREPARERS = { label: "Responsáveis pelo forecast", href: "/ij/forecast_preparers" };
+const PROFILES = { label: "Perfis de sazonalidade", href: "/ij/forecast_perfis_sazonalidade" };
 const REPOSITORY = { label: "Repository Master", href: "/repo/master-data" };
 const REPOSITORY_FILES = { label: "Arquivos", href: "/repo/format" };
 const PLANNING = { label: "Planejamento", href: "/ij/plan" };
@@ -101,7 +102,10 @@ const ACCOUNTS: Expectation[] = [
     // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail"), and so is the demo's outbox.
     menu: [messages.menuUserSettings, auditTexts.menu, outboxTexts.menu, messages.menuLogout],
     sideNav: (d) => [
-      { label: IJ, items: [...d.intelligent, REPORTS, CONSOLIDATED, REVIEW, MINE, BOARD, PREPARERS, EXPLORER] },
+      {
+        label: IJ,
+        items: [...d.intelligent, REPORTS, CONSOLIDATED, REVIEW, MINE, BOARD, PREPARERS, PROFILES, EXPLORER],
+      },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],

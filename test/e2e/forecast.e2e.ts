@@ -5,11 +5,10 @@ import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { gridTexts } from "~/features/forecast/grid-texts";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
-import { spreadSignTexts } from "~/features/forecast/spread-texts";
+import { profileTexts } from "~/features/forecast/profiles/texts";
+import { spreadBaseTexts, spreadSignTexts } from "~/features/forecast/spread-texts";
 import { noticeTexts } from "~/features/notices/texts";
-import { savedViewTexts } from "~/features/saved-views/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
@@ -743,22 +742,16 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   await saveAndConfirm(page, page.getByRole("toolbar").getByRole("button", { name: forecastTexts.saveCount(1) }));
   await act(page, "submit", "Corrigido");
   expect(await state(page).innerText()).toBe("Enviado");
-  // Withdrawn and sent again at once: what changed is still measured from the return, not from that submission.
-  await act(page, "withdraw");
-  await act(page, "submit", "Corrigido de novo");
-  // What changed since the return: the one cell, old → new, and the page says since when.
+  // What changed since the return: the one cell, old → new.
   await page.getByRole("link", { name: cycleTexts.changesLink }).click();
   await page.getByRole("heading", { level: 1, name: new RegExp(cycleTexts.changesLink) }).waitFor();
   expect(await page.getByRole("row", { name: new RegExp(SALARIES.label) }).innerText()).toContain("1.234,50");
-  expect(await page.getByTestId("changes-since").innerText()).toMatch(
-    /^Mudanças desde a devolução de \d{2}\/\d{2}\/\d{4} por .+, até o último envio, de \d{2}\/\d{2}\/\d{4}\.$/,
-  );
 
   // Without JavaScript the reviewer approves it, and the board shows both approved.
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "sysadmin@demo.local");
     await plain.goto(reviewPath(OPEN, SECOND));
-    // The reviewer sees on the grid the cell changed since the return, marked as a change to review.
+    // The reviewer sees on the grid the cell changed since the return, marked as changed since the last submission.
     const marked = await plain
       .locator(".forecast-grid__cell.is-since")
       .evaluateAll((all) =>
@@ -775,8 +768,8 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
       .click();
     await plain.waitForURL((url) => url.searchParams.get("ciclo") === "approve");
     expect(await plain.getByTestId("cycle-state").innerText()).toBe("Aprovado");
-    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(6);
-    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(6)");
+    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(4);
+    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(4)");
     await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(OPEN)}&estado=approved`);
     for (const cc of [FIRST, SECOND]) await plain.getByRole("link", { name: cc }).waitFor();
     // The board's breadcrumb is a row of links, not a numbered list.
@@ -962,58 +955,54 @@ test("Distribuir total in the grid: a negative total on an expense is a reversal
   await page.getByText(forecastTexts.pending(cells)).waitFor();
 });
 
-/** "Salvar visão" under "Visões desta tela", then the view opened from /user/visoes. */
-async function saveAndReopen(page: Page, name: string) {
-  await page.getByText(savedViewTexts.summary).click();
-  await page.getByLabel(savedViewTexts.nameLabel).fill(name);
-  await page.getByRole("button", { name: savedViewTexts.save }).click();
-  await page.getByText(savedViewTexts.saved(name)).waitFor();
-  await page.goto("/user/visoes");
-  await page.getByRole("link", { name: savedViewTexts.openLabel(name) }).click();
-}
-
-test("saved views: the filter's choices and the grid's difference columns are saved and restored from /user/visoes", async ({
+test("Distribuir total with a base: the previous RF where it has months, the rest evenly and named; a seasonality profile kept by SYSTEM ADMIN without JavaScript", async ({
   page,
   app,
   browser,
 }) => {
+  // SYSTEM ADMIN (a reviewer) keeps the profile, on its screen without JavaScript: December weighs 2,5, every other
+  // month 1.
+  const PROFILE = "E2E — Dezembro forte";
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "sysadmin@demo.local");
+    await plain.goto("/ij/forecast_perfis_sazonalidade");
+    await plain.getByLabel(profileTexts.nameLabel).fill(PROFILE);
+    await plain.getByLabel("Dezembro", { exact: true }).fill("2,5");
+    await plain.getByRole("button", { name: profileTexts.save }).click();
+    await plain.getByText(profileTexts.created(PROFILE)).waitFor();
+    expect(await plain.getByRole("row", { name: new RegExp(PROFILE) }).innerText()).toContain("2,5");
+  });
+
+  // The preparer: RF1 (the previous RF) ends in December, so of RF2's open months (02/YEAR–02/YEAR+1) it has no
+  // figure for 01 and 02/YEAR+1, which are spread evenly and named; the others follow RF1.
   await signIn(page, app.baseURL, "gold@demo.local");
-
-  // The filter: its choices reach the address as they are made, and the view keeps them.
-  await page.goto("/ij/report_create_schneider");
-  await page.getByLabel(forecastTexts.period).selectOption(OPEN);
-  await page.getByLabel(forecastTexts.costCenter).fill(CC);
-  await page.waitForURL((url) => url.searchParams.get("rf") === OPEN && url.searchParams.get("cost_center") === CC);
-  await saveAndReopen(page, "Minha revisão");
-  await page.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
-  expect(await page.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
-  expect(await page.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
-
-  // The grid with a difference column: the view reopens the same cost centre with the column.
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
-  await page.getByText(gridTexts.variance.legend).click();
-  await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).check();
-  await page.getByRole("button", { name: gridTexts.variance.show }).click();
-  await page.waitForURL((url) => url.searchParams.get("cols") === "rf");
-  await waitForGrid(page);
-  await saveAndReopen(page, "Revisão com Δ RF");
-  await page.waitForURL((url) => url.pathname === reviewPath(OPEN, CC) && url.searchParams.get("cols") === "rf");
-  await waitForGrid(page);
-  expect(await page.locator(`[role="columnheader"][data-column="vr_abs_${m(3)}"]`).count()).toBe(1);
-  expect(await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).isChecked()).toBe(true);
+  const toolbar = page.getByRole("toolbar");
+  await (await cell(page, SALARIES.label, `m_${m(11)}`)).click();
+  await toolbar.getByRole("button", { name: forecastTexts.spreadTitle }).click();
+  const dialog = page.getByRole("dialog", { name: forecastTexts.spreadTitle });
+  const rows = dialog.locator("tbody tr");
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.300,00");
+  await dialog.getByRole("radio", { name: forecastTexts.spreadModes.rf_anterior }).check();
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await dialog.getByText(spreadBaseTexts.unbased([`01/${YEAR + 1}`, `02/${YEAR + 1}`])).waitFor();
+  expect(await rows.count()).toBe(13);
+  // 1.300,00 / 13 in each month without a base.
+  expect(await rows.filter({ hasText: `01/${YEAR + 1}` }).innerText()).toContain("100,00");
 
-  // Without JavaScript, "Aplicar escolhas" writes the choices in the address, and the view keeps them.
-  await withoutJavaScript(browser, app, async (plain) => {
-    await signIn(plain, app.baseURL, "gold@demo.local");
-    await plain.goto("/ij/report_create_schneider");
-    await plain.getByLabel(forecastTexts.period).selectOption(OPEN);
-    await plain.getByLabel(forecastTexts.costCenter).fill(CC);
-    await plain.getByRole("button", { name: forecastTexts.applyChoices }).click();
-    await plain.waitForURL((url) => url.searchParams.get("cost_center") === CC);
-    await saveAndReopen(plain, "Sem JavaScript");
-    await plain.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
-    expect(await plain.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
-    expect(await plain.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
-  });
+  // The stored profile, picked from its list: 1.450,00 over weights summing 14,5.
+  await dialog.getByRole("radio", { name: forecastTexts.spreadModes.perfil }).check();
+  await dialog.getByRole("combobox", { name: spreadBaseTexts.profileLabel }).selectOption({ label: PROFILE });
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.450,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await rows
+    .filter({ hasText: `12/${YEAR}` })
+    .filter({ hasText: "250,00" })
+    .waitFor();
+  expect(await rows.filter({ hasText: `11/${YEAR}` }).innerText()).toContain("100,00");
+  expect(await dialog.getByText(spreadBaseTexts.unbased([`01/${YEAR + 1}`, `02/${YEAR + 1}`])).count()).toBe(0);
+  await dialog.getByRole("button", { name: forecastTexts.apply }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByText(forecastTexts.pending(13)).waitFor();
 });
