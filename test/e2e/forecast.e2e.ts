@@ -5,10 +5,12 @@ import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { gridTexts } from "~/features/forecast/grid-texts";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
 import { profileTexts } from "~/features/forecast/profiles/texts";
 import { spreadBaseTexts, spreadSignTexts } from "~/features/forecast/spread-texts";
 import { noticeTexts } from "~/features/notices/texts";
+import { savedViewTexts } from "~/features/saved-views/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
@@ -742,16 +744,22 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   await saveAndConfirm(page, page.getByRole("toolbar").getByRole("button", { name: forecastTexts.saveCount(1) }));
   await act(page, "submit", "Corrigido");
   expect(await state(page).innerText()).toBe("Enviado");
-  // What changed since the return: the one cell, old → new.
+  // Withdrawn and sent again at once: what changed is still measured from the return, not from that submission.
+  await act(page, "withdraw");
+  await act(page, "submit", "Corrigido de novo");
+  // What changed since the return: the one cell, old → new, and the page says since when.
   await page.getByRole("link", { name: cycleTexts.changesLink }).click();
   await page.getByRole("heading", { level: 1, name: new RegExp(cycleTexts.changesLink) }).waitFor();
   expect(await page.getByRole("row", { name: new RegExp(SALARIES.label) }).innerText()).toContain("1.234,50");
+  expect(await page.getByTestId("changes-since").innerText()).toMatch(
+    /^Mudanças desde a devolução de \d{2}\/\d{2}\/\d{4} por .+, até o último envio, de \d{2}\/\d{2}\/\d{4}\.$/,
+  );
 
   // Without JavaScript the reviewer approves it, and the board shows both approved.
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "sysadmin@demo.local");
     await plain.goto(reviewPath(OPEN, SECOND));
-    // The reviewer sees on the grid the cell changed since the return, marked as changed since the last submission.
+    // The reviewer sees on the grid the cell changed since the return, marked as a change to review.
     const marked = await plain
       .locator(".forecast-grid__cell.is-since")
       .evaluateAll((all) =>
@@ -768,8 +776,8 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
       .click();
     await plain.waitForURL((url) => url.searchParams.get("ciclo") === "approve");
     expect(await plain.getByTestId("cycle-state").innerText()).toBe("Aprovado");
-    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(4);
-    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(4)");
+    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(6);
+    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(6)");
     await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(OPEN)}&estado=approved`);
     for (const cc of [FIRST, SECOND]) await plain.getByRole("link", { name: cc }).waitFor();
     // The board's breadcrumb is a row of links, not a numbered list.
@@ -953,6 +961,62 @@ test("Distribuir total in the grid: a negative total on an expense is a reversal
   await apply.click();
   await dialog.waitFor({ state: "detached" });
   await page.getByText(forecastTexts.pending(cells)).waitFor();
+});
+
+/** "Salvar visão" under "Visões desta tela", then the view opened from /user/visoes. */
+async function saveAndReopen(page: Page, name: string) {
+  await page.getByText(savedViewTexts.summary).click();
+  await page.getByLabel(savedViewTexts.nameLabel).fill(name);
+  await page.getByRole("button", { name: savedViewTexts.save }).click();
+  await page.getByText(savedViewTexts.saved(name)).waitFor();
+  await page.goto("/user/visoes");
+  await page.getByRole("link", { name: savedViewTexts.openLabel(name) }).click();
+}
+
+test("saved views: the filter's choices and the grid's difference columns are saved and restored from /user/visoes", async ({
+  page,
+  app,
+  browser,
+}) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+
+  // The filter: its choices reach the address as they are made, and the view keeps them.
+  await page.goto("/ij/report_create_schneider");
+  await page.getByLabel(forecastTexts.period).selectOption(OPEN);
+  await page.getByLabel(forecastTexts.costCenter).fill(CC);
+  await page.waitForURL((url) => url.searchParams.get("rf") === OPEN && url.searchParams.get("cost_center") === CC);
+  await saveAndReopen(page, "Minha revisão");
+  await page.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
+  expect(await page.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
+  expect(await page.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
+
+  // The grid with a difference column: the view reopens the same cost centre with the column.
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  await page.getByText(gridTexts.variance.legend).click();
+  await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).check();
+  await page.getByRole("button", { name: gridTexts.variance.show }).click();
+  await page.waitForURL((url) => url.searchParams.get("cols") === "rf");
+  await waitForGrid(page);
+  await saveAndReopen(page, "Revisão com Δ RF");
+  await page.waitForURL((url) => url.pathname === reviewPath(OPEN, CC) && url.searchParams.get("cols") === "rf");
+  await waitForGrid(page);
+  expect(await page.locator(`[role="columnheader"][data-column="vr_abs_${m(3)}"]`).count()).toBe(1);
+  expect(await page.getByRole("checkbox", { name: gridTexts.variance.groupRf }).isChecked()).toBe(true);
+
+  // Without JavaScript, "Aplicar escolhas" writes the choices in the address, and the view keeps them.
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto("/ij/report_create_schneider");
+    await plain.getByLabel(forecastTexts.period).selectOption(OPEN);
+    await plain.getByLabel(forecastTexts.costCenter).fill(CC);
+    await plain.getByRole("button", { name: forecastTexts.applyChoices }).click();
+    await plain.waitForURL((url) => url.searchParams.get("cost_center") === CC);
+    await saveAndReopen(plain, "Sem JavaScript");
+    await plain.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.has("rf"));
+    expect(await plain.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
+    expect(await plain.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
+  });
 });
 
 test("Distribuir total with a base: the previous RF where it has months, the rest evenly and named; a seasonality profile kept by SYSTEM ADMIN without JavaScript", async ({
