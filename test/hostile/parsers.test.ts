@@ -14,6 +14,7 @@ import { checkSave } from "~/features/forecast/forecast-save";
 import { type ParsedProfileForm, parseProfileForm, weightField } from "~/features/forecast/profiles/profile-form";
 import { MONTH_NAMES } from "~/features/forecast/profiles/texts";
 import { scenarioCalendar } from "~/features/forecast/release-points";
+import { parseVersionListQuery } from "~/features/forecast/versions/versions.server";
 import { viewScreenOf } from "~/features/saved-views/screens";
 import { type AddressCheck, checkViewAddress } from "~/features/saved-views/view-address";
 import { parseScenario } from "~/models/forecast.fields";
@@ -924,6 +925,17 @@ const PARSERS: Parser[] = [
       const { page, pageSize } = result as { page: number; pageSize: number };
       expect(Number.isSafeInteger(page) && page >= 1 && page <= 1_000_000).toBe(true);
       expect([10, 25, 50]).toContain(pageSize);
+    },
+  },
+  {
+    name: "versions' list query (parseVersionListQuery: rf, page, aprovacoes)",
+    accepts: ["queries", "strings"],
+    own: () => queryVariants(["rf", "page", "aprovacoes"]),
+    run: (input) => parseVersionListQuery(new URLSearchParams(textOf(input))),
+    check: (result) => {
+      const { rf, page, approvalsPage } = result as ReturnType<typeof parseVersionListQuery>;
+      for (const n of [page, approvalsPage]) expect(Number.isSafeInteger(n) && n >= 1 && n <= 1_000_000).toBe(true);
+      expect(rf === null || (typeof rf === "string" && rf.length <= 20)).toBe(true);
     },
   },
   {

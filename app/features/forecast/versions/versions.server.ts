@@ -129,17 +129,26 @@ const listSchema = z.object({
 
 type Header = Awaited<ReturnType<typeof listVersions>>["rows"][number];
 
+/** The list's query: `rf` (checked against the RFs by the loader), `page` and `aprovacoes`; anything else page 1. */
+export function parseVersionListQuery(params: URLSearchParams): {
+  rf: string | null;
+  page: number;
+  approvalsPage: number;
+} {
+  return listSchema.parse({
+    rf: params.get("rf") || null,
+    page: params.get("page") ?? undefined,
+    approvalsPage: params.get(APPROVALS_PAGE_PARAM) ?? undefined,
+  });
+}
+
 /**
  * The list: the versions people saved and the edit months' closings, newest first; then, apart and paged on their
  * own, the approvals under their cost centre (each cost centre's newest first). A preparer sees the approvals of
  * their cost centres only, and their own totals of the others (forecast-readers.server.ts).
  */
 export async function loadVersionList(params: URLSearchParams, user: { email: string; type: PermissionType }) {
-  const query = listSchema.parse({
-    rf: params.get("rf") || null,
-    page: params.get("page") ?? undefined,
-    approvalsPage: params.get(APPROVALS_PAGE_PARAM) ?? undefined,
-  });
+  const query = parseVersionListQuery(params);
   const scenarios = sortScenarios(await listScenarioNames());
   const rf = query.rf && scenarios.includes(query.rf) ? query.rf : null;
   const scope = await forecastScopeOf(user);
