@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { amountOf } from "~/features/forecast/excel.server";
 import { readPastedBlock } from "~/features/forecast/forecast-grid-rules";
+import { PROFILE_WEIGHT_RULE, profileWeightOf } from "~/features/forecast/profiles/profile-form";
 import { forecastTemplate } from "~/features/forecast/upload-template";
 import { checkFigure, HR_FIGURE_FIELDS, HR_FIGURE_RULES } from "~/features/hr/figures";
 import { hrTemplate } from "~/features/hr/upload-template";
@@ -14,8 +15,9 @@ import { MONEY_RULE, type NumberRule, readNumber } from "~/shared/numbers";
 
 /**
  * One rule for a number (docs/decisions.md "Texts and language"): every entry point that takes a number — a grid's
- * cell, a paste, an Excel round trip, an upload template, the FP&A form — gives the verdict of app/shared/numbers.ts
- * under its value's rule, on the same inputs. The CLI loads files through the same templates and round trips.
+ * cell, a paste, an Excel round trip, an upload template, the FP&A form, a seasonality profile's weight — gives the
+ * verdict of app/shared/numbers.ts under its value's rule, on the same inputs. The CLI loads files through the same
+ * templates and round trips.
  */
 
 const TEXTS = [
@@ -109,6 +111,12 @@ const cases: Array<{ entry: string; rule: NumberRule; run: (input: string | numb
   },
   { entry: "ledger upload template", rule: MONEY_RULE, run: templateEntry(ledgerTemplate, "priorYear"), cells: true },
   { entry: "FP&A forecast form", rule: MONEY_RULE, run: (input) => parseBrazilianNumber(String(input)), cells: false },
+  {
+    entry: "seasonality profile form (a month's weight)",
+    rule: PROFILE_WEIGHT_RULE,
+    run: (input) => profileWeightOf(String(input)),
+    cells: false,
+  },
 ];
 
 describe("every entry point reads a number by the one rule of its value", () => {

@@ -12,9 +12,9 @@ import { previousScenario } from "./variance";
  * The bases of the review's "Distribuir total": each chosen account's weights over the open months. Evenly: 1 each.
  * Typed: the form's `pesos`, one per open month. "Like the previous RF": that RF's forecast of the same months of the
  * same cost centre; "like last year's actuals": the actuals twelve months before; a month where the base has no figure
- * is NaN (its share is then the even one: ~/shared/spread). "Like a seasonality profile": the stored profile's weight of
- * each open month's calendar month (January's for 01/2028), the same for every account; the profile is read again by
- * its id on every preview and save. The figures read are the review's own cost centre, which `resolveReview` has
+ * is NaN (its share is then the even one: ~/shared/spread). "Like a seasonality profile": the stored profile's weight
+ * of each open month's calendar month (January's for 01/2028), the same for every account; the profile is read again
+ * by its id on every preview and save. The figures read are the review's own cost centre, which `resolveReview` has
  * already held to the forecast's read rule.
  */
 

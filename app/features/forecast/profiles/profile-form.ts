@@ -1,17 +1,25 @@
 import { z } from "zod";
-import { readNumberText } from "~/shared/numbers";
+import { type NumberRule, readNumber } from "~/shared/numbers";
 import { MONTH_NAMES, profileTexts as t } from "./texts";
 
 /**
  * The form of /ij/forecast_perfis_sazonalidade, read on the server (the browser sends it as typed): `intent` "salvar"
  * (a new profile, or `id` with `atualizado`, its `updated_at` as the editor read it) or "excluir" (`id`); `nome`, 1 to
  * 80 characters once trimmed, without control characters; `peso1` … `peso12` (January … December), pt-BR numbers
- * from 0 to 1.000.000 with up to 4 decimals ("1,5"), not all zero. What was typed comes back with the messages, by field.
+ * from 0 to 1.000.000 with up to 4 decimals ("1,5"), not all zero. What was typed comes back with the messages, by
+ * field.
  */
 
 export const PROFILE_NAME_MAX = 80;
 export const PROFILE_WEIGHT_MAX = 1_000_000;
 export const PROFILE_WEIGHT_DECIMALS = 4;
+/** A month's weight: 0 to 1.000.000, up to 4 decimals typed exactly. */
+export const PROFILE_WEIGHT_RULE: NumberRule = {
+  decimals: PROFILE_WEIGHT_DECIMALS,
+  min: 0,
+  max: PROFILE_WEIGHT_MAX,
+  excessDecimals: "refuse",
+};
 export const PROFILE_INTENTS = ["salvar", "excluir"] as const;
 export type ProfileIntent = (typeof PROFILE_INTENTS)[number];
 
@@ -46,11 +54,10 @@ function nameOf(typed: string): string | null {
   return name;
 }
 
-function weightOf(typed: string): number | null {
-  const read = readNumberText(typed.trim());
-  if (!read || read.empty || read.decimals > PROFILE_WEIGHT_DECIMALS) return null;
-  if (!(read.value >= 0) || read.value > PROFILE_WEIGHT_MAX) return null;
-  return read.value === 0 ? 0 : read.value;
+/** A month's weight: the portal's one reading of a typed number (~/shared/numbers) under PROFILE_WEIGHT_RULE. */
+export function profileWeightOf(typed: string): number | null {
+  const read = readNumber(typed, PROFILE_WEIGHT_RULE);
+  return read.ok && !read.empty ? read.value : null;
 }
 
 /** The profile form of a POST body (or a query), checked whole. */
@@ -84,7 +91,7 @@ export function parseProfileForm(fields: FormData | URLSearchParams): ParsedProf
   const errors: ProfileFormErrors = {};
   const name = nameOf(data.nome);
   if (name === null) errors.nome = t.nameInvalid;
-  const weights = data.pesos.map(weightOf);
+  const weights = data.pesos.map(profileWeightOf);
   weights.forEach((w, i) => {
     if (w === null) errors[weightField(i + 1)] = t.weightInvalid(MONTH_NAMES[i]);
   });

@@ -42,7 +42,7 @@ export type ProfileRow = {
 
 export type ProfilesPage = {
   rows: ProfileRow[];
-  /** The form: a new profile, or the one `?editar=` names, with what was typed and its messages after a refused save. */
+  /** The form: a new profile or the one `?editar=` names; after a refused save, what was typed and its messages. */
   form: { editing: string | null; values: ProfileFormValues; errors: ProfileFormErrors };
   removing: { id: string; name: string } | null;
   /** Why no new profile may be added (the portal keeps SEASONALITY_PROFILES_MAX), or null. */
