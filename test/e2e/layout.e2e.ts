@@ -3,7 +3,9 @@ import { createCookie } from "@remix-run/node";
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
 import { describe } from "vitest";
+import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
+import { versionTexts } from "~/features/forecast/versions/texts";
 import { jobTexts } from "~/features/uploads-and-jobs/texts";
 import { deployTexts, messages } from "~/messages";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
@@ -123,7 +125,7 @@ async function columnPlace(page: Page, name: string) {
 }
 
 describe("the columns people read are in view without scrolling sideways", () => {
-  test("at 1366 px the processing list's Mensagem column; on a phone the status board's Situação", async ({
+  test("at 1366 px the processing list's Mensagem column and the versions' actions; on a phone the status board's Situação", async ({
     app,
     page,
   }) => {
@@ -139,6 +141,25 @@ describe("the columns people read are in view without scrolling sideways", () =>
       .evaluateAll((all) => all.map((e) => (e.querySelector(".tooltip-anchor__text") ?? e).textContent ?? ""));
     expect(names.length).toBeGreaterThan(0);
     expect(names.filter((n) => n.length > 15 + "...".length)).toEqual([]);
+
+    // The versions' list: a version saved from the consolidated view lists its actions whole, in view.
+    await page.context().clearCookies();
+    await signIn(page, app.baseURL, "sysadmin@demo.local");
+    await page.goto("/ij/forecast_consolidado");
+    await page.locator("summary", { hasText: consolidatedTexts.saveTitle }).click();
+    await page.getByLabel(consolidatedTexts.saveName).fill("Versão com um nome bem comprido para a lista");
+    await page.getByRole("button", { name: consolidatedTexts.saveButton, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/ij/forecast_versoes");
+    const listed = page.locator("tr", { hasText: "Versão com um nome bem comprido" });
+    for (const name of [versionTexts.open, versionTexts.compare, versionTexts.export]) {
+      const action = listed.getByRole("link", { name, exact: true });
+      const place = await action.evaluate((link) => {
+        const box = link.closest(".data-table__scroll")?.getBoundingClientRect();
+        const own = link.getBoundingClientRect();
+        return { right: Math.round(own.right), visibleRight: Math.round(Math.min(window.innerWidth, box?.right ?? 0)) };
+      });
+      expect(place.right, `${name} ${JSON.stringify(place)}`).toBeLessThanOrEqual(place.visibleRight);
+    }
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.context().clearCookies();

@@ -51,11 +51,16 @@ function columnsOf(canDelete: boolean, scoped: boolean, approvals: boolean): Col
     ...(approvals
       ? [{ id: "cc", header: t.costCenter, accessorFn: (r: VersionListRow) => r.costCenter, meta: { rowHeader: true } }]
       : []),
-    { id: "name", header: t.name, accessorFn: (r) => r.name, meta: { rowHeader: !approvals } },
+    {
+      id: "name",
+      header: t.name,
+      cell: ({ row }) => <span className="versions__wrap">{row.original.name}</span>,
+      meta: { rowHeader: !approvals },
+    },
     { id: "rf", header: t.rf, accessorFn: (r) => r.rf },
     ...(approvals ? [] : [{ id: "kind", header: t.kind, accessorFn: (r: VersionListRow) => r.kind }]),
     { id: "when", header: t.when, accessorFn: (r) => r.when },
-    { id: "by", header: t.by, accessorFn: (r) => r.by },
+    { id: "by", header: t.by, cell: ({ row }) => <span className="versions__wrap">{row.original.by}</span> },
     {
       id: "total",
       header: scoped ? t.totalScoped : t.total,
