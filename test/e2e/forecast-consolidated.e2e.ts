@@ -5,6 +5,7 @@ import { describe } from "vitest";
 import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { gridTexts } from "~/features/forecast/grid-texts";
 import { versionTexts } from "~/features/forecast/versions/texts";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS } from "~/models/forecast-cycle.server";
@@ -253,5 +254,65 @@ describe("the consolidated forecast", () => {
     await page.getByText(/^Você vê somente os centros de custo que prepara/).waitFor();
     expect(await page.getByRole("link", { name: consolidatedTexts.open(AREA) }).count()).toBe(0);
     expect(await page.locator("summary", { hasText: consolidatedTexts.saveTitle }).count()).toBe(0);
+  });
+
+  test("comparisons reconcile: the review grid's year against the previous RF over the months both hold, and vs Realizado of a year without actuals", async ({
+    page,
+    app,
+  }) => {
+    await signIn(page, app.baseURL, "sysadmin@demo.local");
+    // The demo's RF1 of this year against RF4 of last year, whose window ends in August: 8 of the year's 12 months.
+    const rf1 = `RF1 ${YEAR}`;
+    const cc = await withDb(app, async (db) => {
+      const centres = await db.collection(FORECAST).distinct("cost_center_concat", { rf: `RF4 ${YEAR - 1}` });
+      const [first] = await db
+        .collection(FORECAST)
+        .distinct("cost_center_concat", { rf: rf1, cost_center_concat: { $in: centres } });
+      return first as string;
+    });
+    await page.goto(`${reviewPath(rf1, cc)}?cols=total`);
+    await page.locator(".forecast-grid__body [role=row]").first().waitFor();
+    const yy = String(YEAR).slice(2);
+    const header = (id: string) => page.locator(`[role=columnheader][data-column="${id}"] .forecast-grid__head-text`);
+    expect(await header(`y_${YEAR}`).innerText()).toBe(gridTexts.variance.wholeYear(YEAR));
+    expect(await header(`vt_cur_${YEAR}`).innerText()).toBe(`Total ${YEAR} (jan–ago/${yy}, 8 de 12 meses)`);
+    expect(await header(`vt_prev_${YEAR}`).innerText()).toBe(
+      `Total ${YEAR} RF4 ${YEAR - 1} (jan–ago/${yy}, 8 de 12 meses)`,
+    );
+    const grand = page
+      .locator(".forecast-grid__body [role=row]")
+      .filter({ has: page.getByRole("rowheader", { name: gridTexts.grandTotal, exact: true }) });
+    const ids = await page
+      .locator(".forecast-grid__table [role=columnheader]")
+      .evaluateAll((all) => all.map((h) => h.getAttribute("data-column")));
+    const shown = async (id: string) => (await grand.locator("> *").nth(ids.indexOf(id)).innerText()).trim();
+    const cents = (text: string) =>
+      Math.round(Number(text.replace(/\./g, "").replace(",", ".").replace("%", "")) * 100);
+    const [current, previous, abs, pct] = await Promise.all(
+      ["vt_cur", "vt_prev", "vt_abs", "vt_pct"].map((id) => shown(`${id}_${YEAR}`)),
+    );
+    expect(cents(abs), `${current} − ${previous}`).toBe(cents(current) - cents(previous));
+    const expectedPct = Math.round((Math.abs(cents(abs)) * 1000) / Math.abs(cents(previous))) / 10;
+    expect(cents(pct) / 100).toBe(Math.sign(cents(abs)) * expectedPct);
+
+    // The consolidated view of next year's RF1 against the actuals: there are none yet, and it says so.
+    const next = `RF1 ${YEAR + 1}`;
+    await page.goto(`/ij/forecast_consolidado?rf=${encodeURIComponent(next)}&vs=realizado`);
+    await page.getByText(consolidatedTexts.noActuals(YEAR + 1)).waitFor();
+    const link = page.getByRole("link", { name: /^Comparar com o realizado de \d{4}$/ });
+    const lastYear = Number((await link.innerText()).slice(-4));
+    expect(lastYear).toBeLessThan(YEAR + 1);
+    await link.click();
+    await page.waitForURL((url) => url.searchParams.get("vs") === `realizado:${lastYear}`);
+    await page.getByText(consolidatedTexts.actualsOfYear(lastYear, YEAR + 1)).waitFor();
+    const compared = await page.locator('.consolidated__tree thead th[data-column="b_total"]').innerText();
+    expect(compared).toMatch(new RegExp(`^Total ${lastYear} Realizado`));
+    // The company's Δ is the difference of the two totals shown beside it.
+    const company = consolidatedTexts.company;
+    const aColumn = (await page.locator('.consolidated__tree thead th[data-column="a_total"]').count())
+      ? "a_total"
+      : "total";
+    const [a, b, d] = await Promise.all([aColumn, "b_total", "d_total"].map((id) => cellText(page, company, id)));
+    expect(cents(d), `${a} − ${b}`).toBe(cents(a) - cents(b));
   });
 });
