@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { dataAnswer } from "#test/answers";
+import { CENTRES, RF, signIn, url, useSeededForecast } from "~/features/forecast/consolidated/write-paths.fixture";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import type { VarianceGroup } from "~/features/forecast/variance";
+import { loadViewsPage, viewsAction } from "~/features/saved-views/views.server";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { SAVED_VIEWS } from "~/models/saved-views.server";
 import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { CENTRES, RF, signIn, url, useSeededForecast } from "../forecast/consolidated/write-paths.fixture";
-import { reviewPath } from "../forecast/forecast-filter";
-import type { VarianceGroup } from "../forecast/variance";
-import { loadViewsPage, viewsAction } from "./views.server";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
