@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  calendarDateOf,
   DEFAULT_TIME_ZONE,
   formatCalendarDate,
   formatDate,
@@ -138,5 +139,18 @@ describe("formatDayShortMonthYear and formatCalendarDate", () => {
     // 31/12/2026 stored as midnight UTC stays 31/12/2026 (in São Paulo that instant is the evening of the 30th).
     expect(formatCalendarDate(new Date(Date.UTC(2026, 11, 31)))).toBe("31/12/2026");
     expect(formatCalendarDate(null)).toBe(" - ");
+  });
+});
+
+describe("the day of an instant, as a day value", () => {
+  it("is the day in the portal's zone, at midnight UTC (how an XLSX date cell holds a day)", () => {
+    expect(calendarDateOf(lateEvening)?.toISOString()).toBe("2030-05-01T00:00:00.000Z");
+    expect(calendarDateOf(lateEvening, "Asia/Tokyo")?.toISOString()).toBe("2030-05-02T00:00:00.000Z");
+    expect(calendarDateOf(localMidnight)?.toISOString()).toBe("2023-12-31T00:00:00.000Z");
+    expect(formatCalendarDate(calendarDateOf(lateEvening))).toBe(formatDate(lateEvening));
+  });
+  it("is null for a missing or invalid date", () => {
+    expect(calendarDateOf(null)).toBeNull();
+    expect(calendarDateOf("not a date")).toBeNull();
   });
 });

@@ -1,17 +1,28 @@
 /**
- * THE module for every date and time a person reads (screens, job messages, dialogs, viewers): pt-BR, 24-hour clock,
- * in the portal's time zone (PORTAL_TIME_ZONE, default America/Sao_Paulo), never in the zone of the machine or of the
- * browser. Nothing else in app/ formats a date for people (no toLocaleString, Intl.DateTimeFormat or toISOString
- * shown on a screen); a calendar month is months.ts's. One format per kind, the shapes of spec 000 §9 with Portuguese
- * month abbreviations and the 24-hour clock (docs/decisions.md, "Texts and language"):
- *   a date                DD/MM/yyyy                                   → formatDate             "01/05/2030"
- *   a date and time       ' DD MMM YY hh:mm:ss', the job lists' (Processamento, Jobs executados), and every other
- *                         history, list or message that shows a time   → formatDateTime         "01 mai 30 21:13:27"
+ * THE module for every date and time a person reads (screens, notices, e-mails, job messages, dialogs, viewers, cell
+ * notes, comment threads, the text of exports): pt-BR, 24-hour clock, in the portal's time zone (PORTAL_TIME_ZONE,
+ * default America/Sao_Paulo), never in the zone of the machine or of the browser. Nothing else in app/ formats a date
+ * for people (no toLocaleString, Intl.DateTimeFormat or toISOString shown to anyone; test/dates-for-people.test.ts
+ * lists the files that write dates themselves, each for a machine); a calendar month is months.ts's. One format per
+ * kind, the shapes of spec 000 §9 with Portuguese month abbreviations and the 24-hour clock (docs/decisions.md,
+ * "Texts and language"):
+ *   a day                 DD/MM/yyyy                                   → formatDate             "01/05/2030"
+ *   an instant            ' DD MMM YY hh:mm:ss', the job lists' (Processamento, Jobs executados), and every other
+ *                         history, list, notice, note or export that shows when something happened
+ *                                                                      → formatDateTime         "01 mai 30 21:13:27"
  * and, where a spec fixes another shape for one screen:
  *   'D MMM YYYY H:mm'     the file repository (/repo/format, spec 000) → formatFileTimestamp    "1 mai 2030 21:13"
  *   day, short month, year  the planning rows' Date (spec 001 §2)     → formatDayShortMonthYear "01 mai 2030"
  * A day stored as midnight UTC (a validity date, a version day, an XLSX date cell) names a day, not an instant:
  * formatCalendarDate, DD/MM/yyyy with no zone applied.
+ *
+ * Spreadsheets: an instant is formatDateTime's text (the same in an XLSX and a CSV); a day is a date cell shown
+ * dd/mm/yyyy, holding midnight UTC of that day (of an instant, its day in the portal's zone: calendarDateOf). The
+ * zone is named once where a text needs it ("Quando (America/Sao_Paulo)"), never UTC beside it.
+ *
+ * Machines read ISO 8601 (toISOString, UTC): the API's and SCIM's JSON, logs, file names of downloads, query
+ * parameters (?de=2026-11-29), stored keys and the audit's hash chain (its `day` is a UTC day, a key, not shown as
+ * a date). Those are not for people and do not change with the portal's zone.
  *
  * Every function takes the zone as its last argument; without it, the portal's zone: the server sets it
  * from its configuration (config.server.ts) and the browser from the root loader's data before anything is
@@ -145,6 +156,19 @@ const pad = (n: number) => String(n).padStart(2, "0");
 function formatWith(value: DateInput, timeZone: string, shape: (p: Parts) => string): string {
   const date = toDate(value);
   return date ? shape(partsIn(date, timeZone)) : MISSING_DATE;
+}
+
+/**
+ * The day an instant falls on in `timeZone` (the portal's by default), as that day's midnight UTC: how a stored day
+ * and an XLSX date cell hold a day. Null for a missing or invalid date.
+ */
+export function calendarDateOf(value: DateInput, timeZone: string = portalZone): Date | null {
+  const date = toDate(value);
+  if (!date) return null;
+  const { year, month, day } = partsIn(date, timeZone);
+  const midnight = new Date(0);
+  midnight.setUTCFullYear(year, month - 1, day);
+  return midnight;
 }
 
 /** The portal's date: "01/05/2030". */

@@ -9,6 +9,7 @@ import {
   planningRowsOfFilter,
   saveQuantities,
 } from "~/models/planning-queries.server";
+import { calendarDateOf } from "~/shared/dates";
 import {
   type ConflictCell,
   type ExcelColumn,
@@ -47,7 +48,8 @@ const text = (key: string, header: string, value: (r: ExportedRow) => string): E
 });
 
 export const PLANNING_COLUMNS: readonly ExcelColumn<ExportedRow>[] = [
-  { key: "creationDate", header: c.date, kind: "date", value: (r) => r.creationDate ?? null },
+  // The day the screen shows (the portal's zone), as a date cell.
+  { key: "creationDate", header: c.date, kind: "date", value: (r) => calendarDateOf(r.creationDate) },
   text("dateRef", planningTexts.columnMonth, (r) => formatCompetencyMonth(r.dateRef)),
   text("sku", c.sku, (r) => r.sku),
   text("material_description", c.description, (r) => r.material_description ?? ""),

@@ -94,6 +94,21 @@ describe("Exportar Excel on /ij/plan_edit", () => {
   });
 });
 
+describe("the dates of Exportar Excel on /ij/plan_edit", () => {
+  it("a row's Date is the day the screen shows (the portal's zone), as a date cell dd/mm/yyyy", async () => {
+    // 02:04:09 UTC on 21/04 is 23:04:09 on 20/04 in São Paulo: the screen shows "20 abr 2026".
+    const newest = await db.collection(PLANNING_QUANTITY).find({}).sort({ creationDate: -1 }).limit(1).next();
+    await db
+      .collection(PLANNING_QUANTITY)
+      .updateOne({ _id: newest!._id }, { $set: { creationDate: new Date("2026-04-21T02:04:09Z") } });
+    const sheet = (await exported()).worksheets[0];
+    const date = sheet.getRow(2).getCell(headerIndex(sheet, "Date"));
+    expect(String(sheet.getRow(2).getCell(headerIndex(sheet, "_id")).value)).toBe(newest!._id.toHexString());
+    expect((date.value as Date).toISOString()).toBe("2026-04-20T00:00:00.000Z");
+    expect(date.numFmt).toBe("dd/mm/yyyy");
+  });
+});
+
 describe("an edited export sent back", () => {
   it("applies two changed quantities, reports the row changed meanwhile as a conflict with both values, and records history via Excel", async () => {
     const workbook = await exported();
