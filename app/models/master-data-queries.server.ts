@@ -85,8 +85,8 @@ export function columnsOf(fields: readonly MasterDataField[]): MasterDataColumn[
 }
 
 /**
- * A stored value as table text: a timestamp as DD/MM/yyyy HH:mm:ss in the portal's zone; a date stored as
- * midnight UTC (a validity date) is a calendar day, DD/MM/yyyy as stored; ids as hex.
+ * A stored value as table and export text: a moment as the portal's date and time (formatDateTime); a date stored
+ * as midnight UTC (a validity date) is a calendar day, DD/MM/yyyy as stored; ids as hex.
  */
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -21,7 +21,6 @@ import {
 } from "~/models/master-data-queries.server";
 import { TEMPLATES } from "~/platform/import/registry";
 import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/platform/import/template";
-import { formatCalendarDate } from "~/shared/dates";
 import {
   type ConflictCell,
   contentRevision,
@@ -41,8 +40,8 @@ import { masterDataTexts } from "./texts";
 /**
  * "Exportar Excel" of the master-data lists (/repo/master-data, /canal, /planejamento, every tab) and the way back
  * for the valid bases: every row of the current filter (the collection or tab, and the file filter), all pages, with
- * the screen's columns (dates as dates, the file by the name it was uploaded under) and the hidden `_id`, `_rev`,
- * `_orig` columns of every round trip. Sent back, the cells of the base's import-template columns that the user
+ * the screen's columns (days as date cells, moments as the screen's text, the file by the name it was uploaded
+ * under) and the hidden `_id`, `_rev`, `_orig` columns of every round trip. Sent back, the cells of the base's import-template columns that the user
  * changed are checked with the template's own row rules (`checkRow`, as an upload would be), refused when a row was
  * changed since the export (its revision is a hash of the template fields), and saved "via Excel" with each change
  * recorded in master_data_history. The NOK bases are exported for reading only.
@@ -57,8 +56,11 @@ export type MasterDataTarget = {
 
 type ExportRow = { row: StoredMasterDataRow; file: string | null };
 
-/** Stored as dates: exported as date cells. */
-const DATE_FIELDS = new Set(["data_validade_sku", "creationDate", "timeStamp"]);
+/**
+ * Days stored as midnight UTC: exported as date cells (dd/mm/yyyy). A moment (a row's creationDate, a refused row's
+ * timeStamp) is exported as the screen shows it, the portal's date and time (formatCell).
+ */
+const DATE_FIELDS = new Set(["data_validade_sku"]);
 const INTEGER_FIELDS = new Set(["_lineNumber", "id"]);
 
 /** The dataset a returned file names: one per base, so a file goes back only to the base it came from. */
@@ -137,8 +139,7 @@ function asCell(value: unknown): CellValue {
   return formatCell(value);
 }
 
-const shown = (value: unknown) =>
-  value instanceof Date ? formatCalendarDate(value) : value === null || value === undefined ? "" : formatCell(value);
+const shown = (value: unknown) => (value === null || value === undefined ? "" : formatCell(value));
 
 /** The revision of a row: a hash of its template fields (records that keep no counter, like the HR rows). */
 function revisionOf(collection: MasterDataCollectionName, row: StoredMasterDataRow): string {

@@ -327,6 +327,34 @@ describe("An edited export sent back", () => {
     expect(otherTab.headers.get("Location")).not.toContain("excel=");
   });
 
+  it("writes a moment as the screen shows it (the portal's date and time), a day as a date cell", async () => {
+    // 05:04:09 UTC is 02:04:09 in São Paulo.
+    await db.collection(PRODUCT_MASTER_NOK).insertOne({
+      sku: "X",
+      _lineNumber: 2,
+      urlPath: "n.csv",
+      timeStamp: new Date("2026-11-29T05:04:09Z"),
+      Error: "erro",
+      sourceFileId: null,
+    });
+    const nok = await workbookOf(
+      (await planningExcelLoader(
+        args(new Request("http://localhost/repo/master-data/planejamento/excel?tab=quantity_nok")),
+      )) as Response,
+    );
+    const screen = await planningLoader(
+      args(new Request("http://localhost/repo/master-data/planejamento?tab=quantity_nok")),
+    );
+    expect(JSON.stringify(screen)).toContain("29 nov 26 02:04:09");
+    expect(nok.getRow(2).getCell(columnOf(nok, f.timeStamp)).value).toBe("29 nov 26 02:04:09");
+
+    await db.collection(PRODUCT_MASTER).insertMany([product(7)]);
+    const valid = await exportQuantity();
+    const validity = rowOf(valid, product(7)._id).getCell(columnOf(valid, f.data_validade_sku));
+    expect(validity.value).toEqual(new Date(Date.UTC(2027, 7, 1)));
+    expect(validity.numFmt).toBe("dd/mm/yyyy");
+  });
+
   it("offers the export on the screen, and the import only on the valid bases", async () => {
     await db.collection(PRODUCT_MASTER).insertMany([product(1)]);
     const data = await planningLoader(
