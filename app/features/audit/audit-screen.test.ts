@@ -363,3 +363,59 @@ describe("/user/audit/export", () => {
     });
   });
 });
+
+describe("an entry's moment, on the screen and in the export: the portal's zone, said once", () => {
+  // 01:30 UTC on 01/07 is 22:30 on 30/06 in São Paulo: the entry is on 30/06 for the filter, the list and the file.
+  beforeAll(async () => {
+    await appendAuditEntry(
+      {
+        actor: { email: "token@example.com", type: "USER GOLD" },
+        event: "tokenCreated",
+        object: { kind: "token", id: "t1", label: "Relatórios" },
+        outcome: "ok",
+        details: { expiresAt: "2026-07-15T12:00:00.000Z", days: 14 },
+      },
+      new Date("2026-07-01T01:30:00Z"),
+    );
+  });
+
+  it("the day filter is the portal's day, the detail names the moment once in its zone and dates its details", async () => {
+    const list = await load("/user/audit?de=2026-06-30&ate=2026-06-30&evento=tokenCreated");
+    expect(list.body.rows.map((r) => r.when)).toEqual(["30 jun 26 22:30:00"]);
+    expect(list.body.rows[0]).not.toHaveProperty("day");
+    const n = list.body.rows[0].n;
+    const detail = (await load(`/user/audit?entrada=${n}`)).body.detail!;
+    expect(detail.whenWithZone).toBe(`30 jun 26 22:30:00 (${portalTimeZone()})`);
+    expect(detail.details).toContainEqual({ label: "expiresAt", value: "15 jul 26 09:00:00", href: null });
+    expect(JSON.stringify(detail)).not.toMatch(/UTC|2026-07-01/);
+  });
+
+  it("exports the moment and the dates of the details as the screen shows them, the zone in the header, no UTC", async () => {
+    const csv = await (
+      (await auditExportRoute.loader(
+        getArgs("/user/audit/export?formato=csv&de=2026-06-30&ate=2026-06-30&evento=tokenCreated", adminCookie),
+      )) as Response
+    ).text();
+    const [header, line] = csv
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(header).toContain(`Quando (${portalTimeZone()})`);
+    expect(header).not.toContain("UTC");
+    expect(line).toContain(";30 jun 26 22:30:00;");
+    expect(line).toContain("expiresAt: 15 jul 26 09:00:00");
+    expect(line).not.toContain("2026-07-01");
+
+    const response = (await auditExportRoute.loader(
+      getArgs("/user/audit/export?formato=xlsx&de=2026-06-30&ate=2026-06-30&evento=tokenCreated", adminCookie),
+    )) as Response;
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as never);
+    const sheet = workbook.worksheets[0];
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const when = headers.indexOf(`Quando (${portalTimeZone()})`) + 1;
+    expect(when).toBeGreaterThan(0);
+    expect(headers.filter((h) => String(h).includes("UTC"))).toEqual([]);
+    expect(sheet.getRow(2).getCell(when).value).toBe("30 jun 26 22:30:00");
+  });
+});

@@ -147,7 +147,7 @@ function Filters({ values, error }: { values: Values; error: string | null }) {
 
 function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string }) {
   const fields: [string, string][] = [
-    [t.fieldPosition, `${detail.n} (${detail.day} #${detail.seq})`],
+    [t.fieldPosition, String(detail.n)],
     [t.fieldAt, detail.whenWithZone],
     [t.fieldActor, `${detail.who} — ${detail.actorName}`],
     [t.fieldActorType, detail.actorType],
@@ -159,7 +159,7 @@ function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string 
   ];
   return (
     <section className="audit-detail" aria-labelledby="audit-detail-title">
-      <h2 id="audit-detail-title">{t.detailTitle(detail.day, detail.seq)}</h2>
+      <h2 id="audit-detail-title">{t.detailTitle(detail.n)}</h2>
       <dl>
         {fields.map(([label, value]) => (
           <div key={label} style={{ display: "contents" }}>
@@ -260,11 +260,7 @@ function AuditTable({
       id: "detail",
       header: t.columnDetail,
       cell: ({ row }) => (
-        <Link
-          to={entryHref(row.original)}
-          aria-label={t.openEntry(row.original.day, row.original.seq)}
-          preventScrollReset
-        >
+        <Link to={entryHref(row.original)} aria-label={t.openEntry(row.original.n)} preventScrollReset>
           {t.open}
         </Link>
       ),

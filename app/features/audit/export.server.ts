@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { type AuditEntry, auditEntriesInBatches } from "~/models/audit.server";
 import { type AuditActorInput, recordAudit } from "~/platform/audit/record.server";
 import { csvCell } from "~/shared/csv";
-import { formatDateTime } from "~/shared/dates";
+import { formatDateTime, portalTimeZone } from "~/shared/dates";
 import { type ExcelColumn, xlsxDownload } from "~/shared/excel/round-trip.server";
 import { detailsText, eventText, parseAuditSearch } from "./list.server";
 import { auditTexts } from "./texts";
@@ -10,19 +10,19 @@ import { auditTexts } from "./texts";
 /**
  * The export of the filtered entries as CSV (pt-BR, ";", UTF-8 with BOM) or XLSX (the portal's streaming writer),
  * newest first, at most AUDIT_EXPORT_MAX_ROWS. The export is itself an audited event, written before the file is sent.
+ * Its words are the screen's: an entry by its `n`, its moment as the portal's date and time with the zone said once
+ * in the header ("Quando (America/Sao_Paulo)"), the text of every other column as the screen shows it.
  */
 
 export const AUDIT_EXPORT_MAX_ROWS = 100_000;
 export type AuditExportFormat = "csv" | "xlsx";
 
-type Column = { header: string; value(entry: AuditEntry): string | number | Date | null; kind?: "number" };
+type Column = { header: string; value(entry: AuditEntry): string | number | null; kind?: "number" };
 
-const COLUMNS: Column[] = [
+/** The columns, the moment's header naming the portal's zone as configured when the file is made. */
+const columnsOf = (zone: string): Column[] => [
   { header: "n", value: (e) => e.n, kind: "number" },
-  { header: "Dia (UTC)", value: (e) => e.day },
-  { header: "Seq", value: (e) => e.seq, kind: "number" },
-  { header: "Quando (UTC)", value: (e) => e.at.toISOString() },
-  { header: auditTexts.columnWhen, value: (e) => formatDateTime(e.at) },
+  { header: auditTexts.exportWhen(zone), value: (e) => formatDateTime(e.at, zone) },
   { header: auditTexts.fieldActor, value: (e) => e.actor?.email ?? null },
   { header: "Nome", value: (e) => e.actor?.name ?? null },
   { header: auditTexts.columnType, value: (e) => e.actor?.type ?? null },
@@ -44,11 +44,11 @@ function stamp(now: Date): string {
   return now.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "_");
 }
 
-function csvDownload(entries: AsyncIterable<AuditEntry[]>, fileName: string): Response {
+function csvDownload(columns: Column[], entries: AsyncIterable<AuditEntry[]>, fileName: string): Response {
   async function* lines() {
-    yield Buffer.from(`\uFEFF${COLUMNS.map((c) => csvCell(c.header)).join(";")}\r\n`, "utf8");
+    yield Buffer.from(`\uFEFF${columns.map((c) => csvCell(c.header)).join(";")}\r\n`, "utf8");
     for await (const batch of entries) {
-      yield Buffer.from(batch.map((e) => `${COLUMNS.map((c) => csvCell(c.value(e))).join(";")}\r\n`).join(""), "utf8");
+      yield Buffer.from(batch.map((e) => `${columns.map((c) => csvCell(c.value(e))).join(";")}\r\n`).join(""), "utf8");
     }
   }
   return new Response(Readable.toWeb(Readable.from(lines())) as ReadableStream, {
@@ -60,16 +60,14 @@ function csvDownload(entries: AsyncIterable<AuditEntry[]>, fileName: string): Re
   });
 }
 
-const XLSX_COLUMNS: ExcelColumn<AuditEntry>[] = COLUMNS.map((c, i) => ({
-  key: `c${i}`,
-  header: c.header,
-  kind: c.kind === "number" ? "integer" : "text",
-  width: i >= COLUMNS.length - 4 ? 40 : undefined,
-  value: (e: AuditEntry) => {
-    const v = c.value(e);
-    return v instanceof Date ? v.toISOString() : v;
-  },
-}));
+const xlsxColumns = (columns: Column[]): ExcelColumn<AuditEntry>[] =>
+  columns.map((c, i) => ({
+    key: `c${i}`,
+    header: c.header,
+    kind: c.kind === "number" ? "integer" : "text",
+    width: i >= columns.length - 4 ? 40 : undefined,
+    value: (e: AuditEntry) => c.value(e),
+  }));
 
 /**
  * The file of the entries the screen's URL filters, after the export's own entry (who, which filters, which format) is
@@ -92,14 +90,15 @@ export async function auditExport(
   });
   const entries = auditEntriesInBatches(search.filter, AUDIT_EXPORT_MAX_ROWS);
   const fileName = auditTexts.exportFileName(stamp(now), format);
-  if (format === "csv") return csvDownload(entries, fileName);
+  const columns = columnsOf(portalTimeZone());
+  if (format === "csv") return csvDownload(columns, entries, fileName);
   return xlsxDownload(
     {
       dataset: "audit",
       scope: filters,
       sheetName: auditTexts.exportSheet,
       fileName,
-      columns: XLSX_COLUMNS,
+      columns: xlsxColumns(columns),
       idOf: (e) => `${e.day}#${e.seq}`,
       revisionOf: (e) => e.hash.slice(0, 16),
     },

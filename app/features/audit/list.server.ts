@@ -181,11 +181,12 @@ export async function parseAuditSearch(url: URL): Promise<AuditSearch> {
   };
 }
 
-/** A row of the table: texts only (the browser gets nothing it does not show). */
+/**
+ * A row of the table: texts only (the browser gets nothing it does not show). An entry is named by its `n`, the
+ * number audit:verify also prints; its chain key (`day`#`seq`, a UTC day) is the chain's, not shown.
+ */
 export type AuditRow = {
   n: number;
-  day: string;
-  seq: number;
   when: string;
   who: string;
   actorType: string;
@@ -214,8 +215,6 @@ function objectText(entry: AuditEntry): string {
 export function auditRow(entry: AuditEntry): AuditRow {
   return {
     n: entry.n,
-    day: entry.day,
-    seq: entry.seq,
     when: formatDateTime(entry.at),
     who: entry.actor?.email ?? auditTexts.nobody,
     actorType: entry.actor?.type ?? auditTexts.none,
@@ -253,9 +252,13 @@ function cellHistoryHref(screen: unknown, cell: EditedCell): string | null {
   return cellHref(screen, cell.account, cell.month, { history: true });
 }
 
+/** An instant the details keep as ISO 8601 (a token's expiry, a refused minute) reads as every moment on the screen. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const shownText = (value: string) => (ISO_INSTANT.test(value) ? formatDateTime(value) : value);
+
 /**
  * An entry's details as named values: an action in words, an edit's cells from what to what (each opening the grid
- * at its history, as does the screen's link), and any other value as it was written.
+ * at its history, as does the screen's link), an ISO instant as the portal's date and time, any other value as written.
  */
 export function detailValues(details: Record<string, unknown> | undefined): AuditDetailValue[] {
   const edited = readEditedCells(details);
@@ -277,7 +280,11 @@ export function detailValues(details: Record<string, unknown> | undefined): Audi
     if (key === "moreCells" && edited)
       return edited.more > 0 ? [{ label, value: auditTexts.moreCells(edited.more), href: null }] : [];
     const text =
-      typeof value === "string" ? value : typeof value === "number" ? formatNumber(value, 2, 0) : JSON.stringify(value);
+      typeof value === "string"
+        ? shownText(value)
+        : typeof value === "number"
+          ? formatNumber(value, 2, 0)
+          : JSON.stringify(value);
     return [{ label, value: text, href: null }];
   });
 }

@@ -142,7 +142,7 @@ export const auditTexts = {
   columnOutcome: "Resultado",
   columnDetail: "Detalhe",
   open: "Ver",
-  openEntry: (day: string, seq: number) => `Ver a entrada ${seq} de ${day}`,
+  openEntry: (n: number) => `Ver a entrada ${n}`,
   empty: "Nenhuma entrada encontrada para estes filtros.",
   newer: "← Mais recentes",
   older: "Mais antigas →",
@@ -153,7 +153,7 @@ export const auditTexts = {
   none: "—",
 
   // Detail
-  detailTitle: (day: string, seq: number) => `Entrada ${seq} de ${day} (UTC)`,
+  detailTitle: (n: number) => `Entrada ${n}`,
   detailNotFound: "Entrada não encontrada (pode ter sido removida pela retenção).",
   detailClose: "Fechar",
   fieldPosition: "Posição no registro",
@@ -178,4 +178,6 @@ export const auditTexts = {
   exportSheet: "Auditoria",
   exportBadFormat: "Formato de exportação inválido: escolha CSV ou XLSX.",
   exportFileName: (stamp: string, ext: string) => `auditoria_${stamp}.${ext}`,
+  /** The export's moment column: the zone said once, in its header. */
+  exportWhen: (zone: string) => `Quando (${zone})`,
 } as const;
