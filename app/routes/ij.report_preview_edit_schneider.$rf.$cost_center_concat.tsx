@@ -10,14 +10,15 @@ import {
   useFetcher,
   useLoaderData,
 } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { markCommentedCells, openOnCell } from "~/features/forecast/comments.server";
+import { CellHistoryNoScript } from "~/features/forecast/cell-history-noscript";
+import { markCommentedCells } from "~/features/forecast/comments.server";
 import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
@@ -28,6 +29,7 @@ import { commentPath, filterPath, historyPath, reviewPath, spreadPath } from "~/
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { gridTexts } from "~/features/forecast/grid-texts";
+import { openedCellHistory, openOnCell } from "~/features/forecast/open-cell.server";
 import {
   loadReviewGrid,
   resolveReview,
@@ -36,6 +38,7 @@ import {
   saveReview,
   startReview,
 } from "~/features/forecast/review.server";
+import { useTouchScreen } from "~/features/forecast/use-touch-screen";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
 import { SaveViewForm } from "~/features/saved-views/save-view-form";
@@ -90,8 +93,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   review.costCenter = found.costCenter;
   // The cells changed since the last submission, marked.
   markChangedCells(review.grid, changedCells);
-  // The cell a comment's link opens the grid on (`?conta=&mes=`).
-  openOnCell(review.grid, url.searchParams);
+  // The cell a link opens the grid on (a thread's, an audit entry's: `?celula=`), with its history when asked.
+  const openedHistory = await openedCellHistory(start.review, openOnCell(review.grid, url.searchParams));
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
@@ -111,6 +114,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     cycle,
     cycleDone: done.success ? cycleAnswerTexts.done[done.data] : null,
     loadedAt: Date.now(),
+    openedHistory,
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };
 }
@@ -153,8 +157,12 @@ async function readCycleForm(request: Request): Promise<URLSearchParams | null> 
   return text === null ? null : new URLSearchParams(text);
 }
 
-/** Only a successful save reloads the grid; a refused one keeps the user's edits on screen. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) => {
+/**
+ * Only a successful save reloads the grid; a refused one keeps the user's edits on screen, as does a comment posted from
+ * the side panel (the grid marks its cell itself).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate, formAction }) => {
+  if (formAction?.split("?")[0].endsWith("/comentarios")) return false;
   if (actionResult && typeof actionResult === "object" && "ok" in actionResult) return actionResult.ok === true;
   return defaultShouldRevalidate;
 };
@@ -295,6 +303,7 @@ export default function ForecastReviewPage() {
         />
       )}
       <SaveViewForm />
+      {page.openedHistory ? <CellHistoryNoScript history={page.openedHistory} /> : null}
       <Dialog
         open={blocker.state === "blocked"}
         onOpenChange={(open) => !open && blocker.reset?.()}
@@ -317,19 +326,6 @@ export default function ForecastReviewPage() {
       </Dialog>
     </section>
   );
-}
-
-/** A touch screen without hover (a phone, a tablet): known in the browser only; false on the server and at hydration. */
-function useTouchScreen(): boolean {
-  const [touch, setTouch] = useState(false);
-  useEffect(() => {
-    const query = window.matchMedia("(pointer: coarse) and (hover: none)");
-    setTouch(query.matches);
-    const onChange = () => setTouch(query.matches);
-    query.addEventListener("change", onChange);
-    return () => query.removeEventListener("change", onChange);
-  }, []);
-  return touch;
 }
 
 export function ErrorBoundary() {

@@ -1,6 +1,7 @@
 // Screen: Comments on the review's cells: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/comentarios.
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { forecastCellTarget, forecastThreads, reviewAccounts } from "~/features/forecast/comments.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { windowMonths } from "~/features/forecast/release-points";
@@ -8,7 +9,7 @@ import { type ReviewReader, resolveReview } from "~/features/forecast/review.ser
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { commentTexts } from "~/platform/comments/texts";
 import { CellThreadList, CellThreadPage } from "~/platform/comments/thread-page";
-import { loadThreadPage, threadAction } from "~/platform/comments/threads.server";
+import { inPlace, loadThreadPage, threadAction } from "~/platform/comments/threads.server";
 import { monthKey, monthLabel } from "~/shared/months";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
@@ -62,8 +63,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { target } = await targetOf(request, params, user);
   if (!target) throw data(commentTexts.errors.unknownCell, { status: 404 });
   const answer = await threadAction(target, user, request);
+  // The grid's side panel (`&painel=1`) stays beside the grid: answered in place, not redirected to this page.
+  if (PANEL.safeParse(new URL(request.url).searchParams.get("painel")).success) {
+    const { body, headers } = await inPlace(answer);
+    return data(body, { status: body.ok ? 200 : 400, headers });
+  }
   return answer instanceof Response ? answer : data(answer, { status: 400 });
 }
+
+const PANEL = z.literal("1");
 
 export default function ReviewCommentsPage() {
   const page = useLoaderData<typeof loader>();

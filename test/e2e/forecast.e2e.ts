@@ -4,18 +4,19 @@ import { afterAll } from "vitest";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
-import { reviewPath } from "~/features/forecast/forecast-filter";
+import { commentPath, reviewPath } from "~/features/forecast/forecast-filter";
 import { gridTexts } from "~/features/forecast/grid-texts";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
 import { profileTexts } from "~/features/forecast/profiles/texts";
 import { spreadBaseTexts, spreadSignTexts } from "~/features/forecast/spread-texts";
 import { noticeTexts } from "~/features/notices/texts";
 import { savedViewTexts } from "~/features/saved-views/texts";
-import { forecastTexts, messages } from "~/messages";
+import { auditTexts, forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { NOTICES } from "~/models/notices.server";
 import { commentTexts } from "~/platform/comments/texts";
+import { CELL_FRAGMENT } from "~/shared/cell-link";
 import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
@@ -816,7 +817,7 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   expect(cell1234?.forecast).toBe(1234.5);
 });
 
-test("comments: Shift+F2 opens the cell's thread, @ suggests the review's readers, the mention opens the grid on the cell; the same without JavaScript", async ({
+test("comments: Shift+F2 opens the cell's thread beside the grid, @ suggests the review's readers, the mention opens the grid on the cell; the same without JavaScript", async ({
   page,
   app,
   browser,
@@ -828,21 +829,23 @@ test("comments: Shift+F2 opens the cell's thread, @ suggests the review's reader
   await (await cell(page, SALARIES.label, `m_${key}`)).click();
   const focused = await activeCell(page);
   await page.keyboard.press("Shift+F2");
-  await page.waitForURL((url) => url.pathname.endsWith("/comentarios") && url.searchParams.get("mes") === key);
-  await page.getByRole("heading", { name: commentTexts.titleOf(`${SALARIES.account} · 11/${YEAR}`) }).waitFor();
+  // The thread opens beside the grid (its own page is for a browser without JavaScript).
+  const panel = page.getByRole("dialog", { name: commentTexts.titleOf(`${SALARIES.account} · 11/${YEAR}`) });
+  await panel.waitFor();
+  expect(new URL(page.url()).pathname).toBe(reviewPath(OPEN, CC));
 
   // "@son" offers the system administrator (a reader of the review) by name, accents aside, and never her e-mail (a
   // preparer does not see addresses); the pick completes the name.
-  const box = page.getByLabel(commentTexts.newComment);
+  const box = panel.getByLabel(commentTexts.newComment);
   await box.pressSequentially("Conferir com @son");
-  const suggestion = page.getByRole("button", { name: /Sônia Administradora/ });
+  const suggestion = panel.getByRole("button", { name: /Sônia Administradora/ });
   expect(await suggestion.textContent()).not.toContain("sysadmin");
   await suggestion.click();
   await box.pressSequentially("o dissídio de novembro.");
   expect(await box.inputValue()).toBe("Conferir com @Sônia Administradora o dissídio de novembro.");
-  await page.getByRole("button", { name: commentTexts.submit }).click();
+  await panel.getByRole("button", { name: commentTexts.submit }).click();
   await page.getByText(commentTexts.done.addedNotified(1)).waitFor();
-  await page
+  await panel
     .locator(".cell-thread__text", { hasText: "Conferir com @Sônia Administradora o dissídio de novembro." })
     .waitFor();
   expect(await box.inputValue()).toBe("");
@@ -1069,4 +1072,154 @@ test("Distribuir total with a base: the previous RF where it has months, the res
   await dialog.getByRole("button", { name: forecastTexts.apply }).click();
   await dialog.waitFor({ state: "detached" });
   await page.getByText(forecastTexts.pending(13)).waitFor();
+});
+
+/** The first month column wholly in view beside the pinned columns of the grid's scroll area. */
+const firstVisibleMonth = (page: Page) =>
+  page.locator(".forecast-grid__scroll").evaluate((box) => {
+    const heads = [...box.querySelectorAll<HTMLElement>("[role=columnheader]")];
+    const pinnedRight = Math.max(
+      box.getBoundingClientRect().left,
+      ...heads.filter((h) => h.classList.contains("is-pinned")).map((h) => h.getBoundingClientRect().right),
+    );
+    const months = heads.filter((h) => h.dataset.column?.startsWith("m_") && !h.classList.contains("is-pinned"));
+    return months.find((h) => h.getBoundingClientRect().left >= pinnedRight - 1)?.dataset.column ?? null;
+  });
+
+/** Whether the cell is wholly inside the grid's scroll area, clear of the pinned column, and on screen. */
+const inView = (target: Locator) =>
+  target.evaluate((el) => {
+    const box = el.closest(".forecast-grid__scroll")!.getBoundingClientRect();
+    const pinned = el.parentElement!.querySelector(".is-pinned")!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return (
+      r.left >= pinned.right - 1 &&
+      r.right <= box.right + 1 &&
+      r.top >= box.top &&
+      r.bottom <= box.bottom + 1 &&
+      r.top >= 0 &&
+      r.bottom <= window.innerHeight
+    );
+  });
+
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+])
+  test(`${size.width} px: the grid opens at its first editable month, the actual months a scroll to the left`, async ({
+    app,
+    browser,
+  }) => {
+    const { page, close } = await openCheckedPage(browser, app, { viewport: size });
+    try {
+      await signIn(page, app.baseURL, "gold@demo.local");
+      await page.goto(reviewPath(OPEN, CC));
+      await waitForGrid(page);
+      // RF2 is edited in February: its first forecast month; the twelve actual months before it are off to the left.
+      expect(await firstVisibleMonth(page)).toBe(`m_${m(2)}`);
+      expect(await page.locator(".forecast-grid__scroll").evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+
+test("an audit entry's cell: Abrir opens the grid at that cell with its history", async ({ page, app, browser }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const target = await cell(page, SALARIES.label, `m_${m(5)}`);
+  await target.dblclick();
+  await page.keyboard.type("4321,09");
+  await page.keyboard.press("Enter");
+  await saveAndConfirm(page, page.getByRole("button", { name: forecastTexts.saveCount(1) }));
+
+  const admin = await openCheckedPage(browser, app, { viewport: { width: 1366, height: 768 } });
+  try {
+    const audit = admin.page;
+    await signIn(audit, app.baseURL, "sysadmin@demo.local");
+    await audit.goto(`/user/audit?evento=dataEdited&objeto=${encodeURIComponent(CC)}`);
+    await audit
+      .locator(".audit-table tbody tr")
+      .first()
+      .getByRole("link", { name: /^Ver a entrada/ })
+      .click();
+    // "Conta 4101001 — Salários e Ordenados, mai/YY: … → 4.321,09", and Abrir beside it.
+    const change = new RegExp(
+      `^${auditTexts.detailOpen}: Conta 4101001 — Salários e Ordenados, mai/${String(YEAR).slice(2)}: .* → 4\\.321,09$`,
+    );
+    await audit.getByRole("link", { name: change }).click();
+    await audit.waitForURL((url) => url.searchParams.get("historico") === "1" && url.hash === `#${CELL_FRAGMENT}`);
+    await waitForGrid(audit);
+    const history = audit.getByRole("dialog", { name: forecastTexts.historyTitle(SALARIES.account, `05/${YEAR}`) });
+    await history.getByRole("cell", { name: "4.321,09" }).waitFor();
+    // Closed, the focus is on the cell, which is in view.
+    await audit.keyboard.press("Escape");
+    await history.waitFor({ state: "detached" });
+    const opened = await cell(audit, SALARIES.label, `m_${m(5)}`);
+    expect(await opened.getAttribute("id")).toBe(CELL_FRAGMENT);
+    await expect.poll(() => opened.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await inView(opened)).toBe(true);
+  } finally {
+    await admin.close();
+  }
+});
+
+test("a cell's comments open beside the grid: posted there, the grid keeps its unsaved changes; Escape returns to the cell", async ({
+  page,
+  app,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const review = page.url();
+  // An unsaved change elsewhere.
+  await (await cell(page, CHARGES.label, `m_${m(6)}`)).dblclick();
+  await page.keyboard.type("77");
+  await page.keyboard.press("Enter");
+  await page.getByText(forecastTexts.pending(1)).waitFor();
+
+  const target = await cell(page, RENT.label, `m_${m(4)}`);
+  await target.click();
+  await page.getByRole("button", { name: gridTexts.comments, exact: true }).click();
+  const panel = page.getByRole("dialog", { name: commentTexts.titleOf(`${RENT.account} · 04/${YEAR}`) });
+  await panel.getByLabel(commentTexts.newComment).waitFor();
+  // Beside the grid, not over it; the focus in the panel; still the review's address.
+  const [grid, side] = await Promise.all([page.locator(".forecast-grid__scroll").boundingBox(), panel.boundingBox()]);
+  expect(side!.x).toBeGreaterThanOrEqual(grid!.x + grid!.width - 1);
+  await expect.poll(() => panel.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  expect(page.url()).toBe(review);
+
+  await panel.getByLabel(commentTexts.newComment).fill("Reajuste do aluguel em abril.");
+  await panel.getByRole("button", { name: commentTexts.submit }).click();
+  await panel.locator(".cell-thread__text", { hasText: "Reajuste do aluguel em abril." }).waitFor();
+  expect(await target.getAttribute("class")).toContain("has-comment");
+  // The grid was not reloaded: the unsaved change is still there.
+  await page.getByText(forecastTexts.pending(1)).waitFor();
+  expect(page.url()).toBe(review);
+
+  await panel.getByLabel(commentTexts.newComment).focus();
+  await page.keyboard.press("Escape");
+  await panel.waitFor({ state: "detached" });
+  await expect.poll(() => target.evaluate((el) => el === document.activeElement)).toBe(true);
+});
+
+test("without JavaScript, a cell's thread goes back to the grid at that cell, after posting too", async ({
+  app,
+  browser,
+}) => {
+  await withoutJavaScript(browser, app, async (plain) => {
+    await plain.setViewportSize({ width: 390, height: 844 });
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto(commentPath(OPEN, CC, CHARGES.account, m(12)));
+    await plain.getByLabel(commentTexts.newComment).fill("Encargos de dezembro conferidos.");
+    await plain.getByRole("button", { name: commentTexts.submit }).click();
+    await plain.locator(".cell-thread__text", { hasText: "Encargos de dezembro conferidos." }).waitFor();
+    await plain.getByRole("link", { name: commentTexts.openInGrid }).click();
+    await plain.waitForURL((url) => url.hash === `#${CELL_FRAGMENT}` && url.searchParams.has("celula"));
+    const back = await cell(plain, CHARGES.label, `m_${m(12)}`);
+    expect(await back.getAttribute("id")).toBe(CELL_FRAGMENT);
+    // The browser scrolled the page and the grid to it (the link's fragment).
+    await expect.poll(() => inView(back)).toBe(true);
+  });
 });

@@ -8,6 +8,7 @@ import {
   readersOfRoute,
   threadNote,
 } from "~/platform/comments/threads.server";
+import { cellHref } from "~/shared/cell-link";
 import { monthKey, monthLabel, monthStartDate, parseMonthKey } from "~/shared/months";
 import { commentPath, reviewPath } from "./forecast-filter";
 import type { ForecastGridPayload } from "./forecast-grid-rules";
@@ -28,9 +29,9 @@ const scopeOf = (review: Review) => JSON.stringify([review.calendar.name, review
 const cellOf = (account: string, month: string) => cellKeyOf([account, month]);
 const cellParts = (cell: string) => cellPartsOf(cell, 2);
 
-/** The grid opened on a cell (`?conta=&mes=`: the grid focuses it). */
+/** The grid opened on a cell (`?celula=…#celula`: the grid scrolls to it and focuses it; open-cell.server.ts). */
 export const reviewCellPath = (review: Review, account: string, month: string) =>
-  `${reviewPath(review.calendar.name, review.costCenter.cost_center_concat)}?${new URLSearchParams({ conta: account, mes: month })}`;
+  cellHref(reviewPath(review.calendar.name, review.costCenter.cost_center_concat), account, month);
 
 /** The review's accounts (the window's), for the thread page's check and its way to another cell. */
 export async function reviewAccounts(review: Review): Promise<{ account: string; label: string }[]> {
@@ -64,7 +65,7 @@ export async function forecastCellTarget(review: Review, account: string, month:
   };
 }
 
-/** Marks the grid's commented cells (and the cell `?conta=&mes=` asks the grid to open on). */
+/** Marks the grid's commented cells. */
 export async function markCommentedCells(
   grid: ForecastGridPayload | Promise<ForecastGridPayload>,
   review: Review,
@@ -120,13 +121,3 @@ export async function forecastCommentNotes(review: Review): Promise<Map<string, 
 }
 
 export { cellOf as forecastNoteKey };
-
-/** The cell a link names (`?conta=&mes=`, a comment's notice) for the grid to open on; nothing when it has none. */
-export function openOnCell(grid: ForecastGridPayload, params: URLSearchParams): void {
-  const account = params.get("conta");
-  const month = params.get("mes");
-  if (!account || !month) return;
-  const line = grid.groups.flatMap((g) => g.accounts).findIndex((a) => a.account === account);
-  const at = grid.months.indexOf(month);
-  if (line >= 0 && at >= 0) grid.focus = { line, month: at };
-}

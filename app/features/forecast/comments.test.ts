@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer, responseOf } from "#test/answers";
+import { dataAnswer, dataHeaders, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
@@ -19,6 +19,7 @@ import {
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios";
+import { cellHref } from "~/shared/cell-link";
 import { monthKey, monthLabel } from "~/shared/months";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { ACCOUNTS, assignPreparer, insertScenario } from "./fixtures";
@@ -133,7 +134,8 @@ describe("a comment with a mention", () => {
       to: "ana.souza@example.com",
       kind: "comment.mention",
       title: commentTexts.notice.title("Gold User"),
-      link: `${reviewPath(RF, CC)}?${new URLSearchParams({ conta: ACCOUNT, mes: MONTH })}`,
+      // The grid opened at the cell (its fragment scrolls to it without JavaScript).
+      link: cellHref(reviewPath(RF, CC), ACCOUNT, MONTH),
       links: [{ label: commentTexts.notice.thread, path: commentPath(RF, CC, ACCOUNT, MONTH) }],
     });
     expect(notices[0].body).toContain("a alta de fevereiro");
@@ -182,6 +184,22 @@ describe("a comment with a mention", () => {
     currentUser.type = "USER SILVER";
     await expect(post({ intent: "comment", text: "oi" })).rejects.toMatchObject({ status: 403 });
     expect(await db.collection(CELL_COMMENTS).countDocuments()).toBe(0);
+  });
+});
+
+describe("the grid's side panel", () => {
+  it("posts through the same action and rules, answering in place (no redirect) with the toast's cookie", async () => {
+    const panel = `${threadUrl()}&painel=1`;
+    const done = await post({ intent: "comment", text: "Pelo painel" }, panel);
+    expect(dataAnswer(done)).toEqual({ status: 200, body: { ok: true, message: commentTexts.done.added } });
+    expect(dataHeaders(done).get("Set-Cookie")).toMatch(/^jp_toast=/);
+    expect((await thread()).comments.map((c) => c.text)).toContain("Pelo painel");
+    // The same refusals as the thread's page.
+    const refused = dataAnswer(await post({ intent: "comment", text: "@Ninguém Aqui veja" }, panel));
+    expect(refused).toEqual({
+      status: 400,
+      body: { ok: false, message: commentTexts.errors.unknown("Ninguém"), text: "@Ninguém Aqui veja" },
+    });
   });
 });
 
@@ -251,8 +269,16 @@ describe("the thread on the grid", () => {
     const at = grid.months.indexOf(MONTH);
     const line = grid.groups.flatMap((g) => g.accounts).findIndex((a) => a.account === ACCOUNT);
     expect(grid.groups.flatMap((g) => g.accounts)[line].comments).toEqual([at]);
-    expect(grid.focus).toEqual({ line, month: at });
+    expect(grid.focus).toEqual({ line, month: at, history: false });
     expect(grid.groups.flatMap((g) => g.accounts)[1].comments).toBeUndefined();
+    // The link of a thread and of an audit entry: ?celula=, with the cell's history when asked.
+    expect((await reviewGrid(cellHref("", ACCOUNT, MONTH, { history: true }))).focus).toEqual({
+      line,
+      month: at,
+      history: true,
+    });
+    expect((await reviewGrid(cellHref("", "9999 - Nenhuma", MONTH))).focus).toBeUndefined();
+    expect((await reviewGrid(cellHref("", ACCOUNT, "1990-01"))).focus).toBeUndefined();
 
     expect(((await post({ intent: "resolve" })) as Response).status).toBe(302);
     expect((await thread()).resolved).toMatchObject({ by: "Gold User" });

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { CELL_FRAGMENT } from "~/shared/cell-link";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
@@ -29,6 +30,8 @@ export type ValueCellProps = {
   hasHistory: boolean;
   /** The cell has comments (Shift+F2 opens them). */
   hasComment: boolean;
+  /** The cell a link opened the grid at: it carries the link's fragment id (the browser scrolls to it). */
+  anchor?: boolean;
   /** Changed since the last submission (what the reviewer has not seen). */
   since: boolean;
   /** Why the last save refused this cell. */
@@ -70,6 +73,7 @@ export function valueCell(p: ValueCellProps) {
   return (
     <div
       key={column.id}
+      id={p.anchor ? CELL_FRAGMENT : undefined}
       role="gridcell"
       tabIndex={-1}
       className={classes}

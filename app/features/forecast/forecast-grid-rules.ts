@@ -46,8 +46,11 @@ export type ForecastGridPayload = {
   groups: AccountGroup[];
   /** The variance columns asked for in the URL (`?cols=`), computed by the loader; absent when none is on. */
   variance?: VariancePayload;
-  /** The cell the grid opens on (`?conta=&mes=`, a comment's link): its account line and month position. */
-  focus?: { line: number; month: number };
+  /**
+   * The cell the grid opens on (`?celula=`, an audit entry's or a thread's link; `?conta=&mes=`, an older comment's
+   * link): its account line and month position, and whether its history is shown too (`&historico=1`).
+   */
+  focus?: { line: number; month: number; history?: boolean };
   /** The saved versions the grid may be compared with (`?versao=`), newest first. */
   versionChoices?: { id: string; name: string }[];
 };

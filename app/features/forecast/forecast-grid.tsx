@@ -1,5 +1,5 @@
-import { useNavigate } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useMemo } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useNonce } from "~/shared/ui/nonce";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
   type ColumnPinningState,
@@ -17,17 +17,19 @@ import {
 } from "./forecast-grid-rules";
 import { GridBody } from "./forecast-row";
 import type { OpenDialogsProps } from "./grid-dialogs";
+import { firstEditableColumn, scrollScript } from "./grid-scroll";
 import { gridTexts } from "./grid-texts";
 import { GridNotices, GridToolbar } from "./grid-toolbar";
-import { type ConflictMark, type ForecastEdits, useForecastEdits } from "./use-forecast-edits";
+import { type Cell, type ConflictMark, type ForecastEdits, useForecastEdits } from "./use-forecast-edits";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { VarianceNote, VarianceToggles } from "./variance-columns";
 
 export { INITIAL_PINNING } from "./forecast-columns";
 export type { ConflictMark } from "./use-forecast-edits";
 
-// The grid's dialogs open only on request: their code loads with the first one.
+// The grid's dialogs and its comments panel open only on request: their code loads with the first one.
 const OpenDialogs = lazy(() => import("./grid-dialogs").then((m) => ({ default: m.OpenDialogs })));
+const CommentsPanel = lazy(() => import("./comments-panel"));
 
 /**
  * The forecast review grid (spec 001 §2–§5), its columns and their pinning in forecast-columns.tsx: one
@@ -57,7 +59,10 @@ export type ForecastGridProps = {
   historyUrl: (account: string, month: string) => string;
   /** "Distribuir total" (the page whose preview the grid's dialog reads), for an editable grid. */
   spreadUrl?: string;
-  /** A cell's comments (Shift+F2, the toolbar, the history dialog). */
+  /**
+   * A cell's comments (their own page, for a browser without JavaScript): with it, Shift+F2, the toolbar and the
+   * history dialog open them in a panel beside the grid.
+   */
   commentsUrl?: (account: string, month: string) => string;
   /** Told how many changed cells are not saved yet. */
   onPendingChange?: (count: number) => void;
@@ -77,19 +82,39 @@ export function ForecastGrid(props: ForecastGridProps) {
   const edits = useForecastEdits({ payload, accounts, loadedAt, editable, conflicts, onConflictsResolved });
   const { columns, onPin } = useForecastColumns(payload, props.columnPinning, props.onColumnPinningChange);
   const { values, editing, pending } = edits;
-  const navigate = useNavigate();
   const { commentsUrl } = props;
+  const comments = useCommentsPanel(accounts, commentsUrl !== undefined);
   const onComments = commentsUrl
-    ? (cell: { line: number; month: number }) => navigate(commentsUrl(accounts[cell.line].account, months[cell.month]))
+    ? (cell: Cell) => {
+        edits.setHistoryCell(null);
+        comments.open(cell);
+      }
     : undefined;
   const keys = useGridKeyboard({
     ...{ rows, columns, values, editable, editing, firstForecastIndex, edits, saveDialogOpen },
     onComments,
     startAt: payload.focus,
+    startColumn: firstEditableColumn(payload),
   });
 
   // The page asks before leaving with unsaved changes.
   useEffect(() => onPendingChange?.(pending.length), [pending.length, onPendingChange]);
+  // A cell's history closed: the focus goes back to the cell (the dialog has no trigger to give it to), unless the
+  // comments panel took it.
+  const { historyCell } = edits;
+  const { focusAccountMonth } = keys;
+  const shownHistory = useRef(historyCell);
+  useEffect(() => {
+    const closed = shownHistory.current;
+    shownHistory.current = historyCell;
+    if (closed && !historyCell && !comments.cell) requestAnimationFrame(() => focusAccountMonth(closed));
+  }, [historyCell, comments.cell, focusAccountMonth]);
+  // Opened at a cell's history (an audit entry's link): its dialog, once the cell has the focus.
+  const { setHistoryCell } = edits;
+  const [openedHistory] = useState(payload.focus?.history ? payload.focus : null);
+  useEffect(() => {
+    if (openedHistory) setHistoryCell({ line: openedHistory.line, month: openedHistory.month });
+  }, [openedHistory, setHistoryCell]);
 
   /** Changing the variance columns reloads the grid from the stored values: not over unsaved changes. */
   const onVarianceSubmit = (event: { preventDefault: () => void }) => {
@@ -129,30 +154,73 @@ export function ForecastGrid(props: ForecastGridProps) {
       />
       {editable && showKeyboardHelp ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
       <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
-      <GridTable
-        caption={caption}
-        payload={payload}
-        editable={editable}
-        hydrated={hydrated}
-        rowCount={rows.length}
-        columns={columns}
-        rows={rows}
-        onPin={onPin}
-        accounts={accounts}
-        conflicts={conflicts}
-        edits={edits}
-        keys={keys}
-      />
+      <div className={comments.cell ? "forecast-grid__main has-panel" : "forecast-grid__main"}>
+        <GridTable
+          caption={caption}
+          payload={payload}
+          editable={editable}
+          hydrated={hydrated}
+          rowCount={rows.length}
+          columns={columns}
+          rows={rows}
+          onPin={onPin}
+          accounts={comments.accounts}
+          conflicts={conflicts}
+          edits={edits}
+          keys={keys}
+        />
+        {comments.cell && commentsUrl ? (
+          <Suspense fallback={null}>
+            <CommentsPanel
+              url={commentsUrl(accounts[comments.cell.line].account, months[comments.cell.month])}
+              onPosted={comments.posted}
+              onClose={() => {
+                const cell = comments.cell;
+                comments.close();
+                if (cell) requestAnimationFrame(() => keys.focusAccountMonth(cell));
+              }}
+            />
+          </Suspense>
+        ) : null}
+      </div>
       <GridDialogs
         edits={edits}
         accounts={accounts}
         months={months}
         historyUrl={props.historyUrl}
         commentsUrl={commentsUrl}
+        onOpenComments={onComments}
         spreadUrl={props.spreadUrl}
       />
     </div>
   );
+}
+
+/**
+ * The cell whose comments the side panel shows, and the cells commented from it since the grid loaded (marked at once:
+ * a comment posted there does not reload the grid, whose unsaved changes stay).
+ */
+function useCommentsPanel(accounts: readonly AccountLine[], enabled: boolean) {
+  const [cell, setCell] = useState<Cell | null>(null);
+  const [commented, setCommented] = useState<readonly Cell[]>([]);
+  const marked = useMemo(() => {
+    if (commented.length === 0) return accounts;
+    return accounts.map((account, line) => {
+      const added = commented.filter((c) => c.line === line && !account.comments?.includes(c.month));
+      return added.length === 0
+        ? account
+        : { ...account, comments: [...(account.comments ?? []), ...added.map((c) => c.month)] };
+    });
+  }, [accounts, commented]);
+  return {
+    cell: enabled ? cell : null,
+    accounts: marked,
+    open: setCell,
+    close: () => setCell(null),
+    posted: () => {
+      if (cell) setCommented((list) => [...list, cell]);
+    },
+  };
 }
 
 /** The scroll region (the keys' handlers are on it) and the ARIA grid in it: the header row and the body. */
@@ -183,45 +251,59 @@ function GridTable({
   edits: ForecastEdits;
   keys: ReturnType<typeof useGridKeyboard>;
 }) {
+  const nonce = useNonce();
+  // Opened at a cell, the browser scrolls to it (the link's fragment); else the page's script shows the first
+  // editable month (grid-scroll.ts).
+  const startColumn = payload.focus ? null : firstEditableColumn(payload);
   return (
-    <div
-      ref={keys.scroller}
-      className="forecast-grid__scroll scroll-area"
-      style={{ maxHeight: payload.editable ? EDIT_HEIGHT : READ_HEIGHT }}
-      tabIndex={0}
-      role="region"
-      aria-label={caption}
-      {...keys.handlers}
-    >
+    <>
       <div
-        className="forecast-grid__table"
-        role="grid"
+        ref={keys.scroller}
+        className="forecast-grid__scroll scroll-area"
+        style={{ maxHeight: payload.editable ? EDIT_HEIGHT : READ_HEIGHT }}
+        tabIndex={0}
+        role="region"
         aria-label={caption}
-        aria-readonly={!editable}
-        aria-rowcount={rowCount + 1}
-        aria-colcount={columns.length}
-        style={{ width: columns.reduce((w, c) => w + c.width, 0), ...WIDTH_VARIABLES }}
+        {...keys.handlers}
       >
-        <GridHeader
-          columns={columns}
-          onPin={onPin}
-          hydrated={hydrated}
-          massChange={(c) => editable && c.meta.kind === "month" && c.meta.index >= payload.firstForecastIndex}
-          onMassChange={edits.setMassColumn}
-        />
-        <GridBody
-          rows={rows}
-          columns={columns}
-          payload={payload}
-          accounts={accounts}
-          gridReadOnly={!editable}
-          conflicts={conflicts}
-          edits={edits}
-          onCommit={keys.commit}
-          onCancel={keys.cancelEditing}
-        />
+        <div
+          className="forecast-grid__table"
+          role="grid"
+          aria-label={caption}
+          aria-readonly={!editable}
+          aria-rowcount={rowCount + 1}
+          aria-colcount={columns.length}
+          style={{ width: columns.reduce((w, c) => w + c.width, 0), ...WIDTH_VARIABLES }}
+        >
+          <GridHeader
+            columns={columns}
+            onPin={onPin}
+            hydrated={hydrated}
+            massChange={(c) => editable && c.meta.kind === "month" && c.meta.index >= payload.firstForecastIndex}
+            onMassChange={edits.setMassColumn}
+          />
+          <GridBody
+            rows={rows}
+            columns={columns}
+            payload={payload}
+            accounts={accounts}
+            gridReadOnly={!editable}
+            conflicts={conflicts}
+            edits={edits}
+            onCommit={keys.commit}
+            onCancel={keys.cancelEditing}
+          />
+        </div>
       </div>
-    </div>
+      {startColumn ? (
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script and a month column's id (grid-scroll.ts)
+          dangerouslySetInnerHTML={{ __html: scrollScript(startColumn) }}
+        />
+      ) : null}
+    </>
   );
 }
 

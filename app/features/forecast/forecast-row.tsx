@@ -33,6 +33,8 @@ type RowViewProps = {
   since: readonly number[] | undefined;
   /** Month positions with comments. */
   comments: readonly number[] | undefined;
+  /** The month position of the cell a link opened the grid at, on its row (it carries the link's fragment id). */
+  anchor: number | undefined;
   conflicts: ReadonlyMap<number, string> | undefined;
   editing: Editing | null;
   onCommit: CommitEdit;
@@ -106,6 +108,7 @@ export const ForecastRow = memo(function ForecastRow(p: RowViewProps) {
           hasHistory: isMonth && p.history?.has(meta.index) === true,
           since: isMonth && p.since?.includes(meta.index) === true,
           hasComment: isMonth && p.comments?.includes(meta.index) === true,
+          anchor: isMonth && p.anchor === meta.index,
           conflict: isMonth ? p.conflicts?.get(meta.index) : undefined,
           editing: editing && editing.column === c ? editing : null,
           onCommit: p.onCommit,
@@ -189,6 +192,7 @@ export function GridBody({
             history={isAccount ? marks.history[row.line] : undefined}
             since={isAccount ? accounts[row.line].since : undefined}
             comments={isAccount ? accounts[row.line].comments : undefined}
+            anchor={isAccount && payload.focus?.line === row.line ? payload.focus.month : undefined}
             conflicts={isAccount ? marks.conflicts.get(row.line) : undefined}
             editing={isEditing ? editing : null}
             onCommit={onCommit}

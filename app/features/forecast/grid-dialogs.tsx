@@ -118,6 +118,7 @@ export function CellHistoryDialog({
   onRestore,
   onClose,
   commentsUrl,
+  onOpenComments,
 }: {
   account: string;
   month: string;
@@ -128,6 +129,8 @@ export function CellHistoryDialog({
   current: number | null;
   onRestore?: (value: number) => void;
   onClose: () => void;
+  /** Opens the cell's comments beside the grid (the link's page is for a new tab, or without JavaScript). */
+  onOpenComments?: () => void;
 }) {
   const [state, setState] = useState<HistoryState>({ kind: "loading" });
   useEffect(() => {
@@ -190,7 +193,16 @@ export function CellHistoryDialog({
       ) : null}
       {commentsUrl ? (
         <p>
-          <Link to={commentsUrl}>{gridDialogTexts.historyComments}</Link>
+          <Link
+            to={commentsUrl}
+            onClick={(event) => {
+              if (!onOpenComments || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+              event.preventDefault();
+              onOpenComments();
+            }}
+          >
+            {gridDialogTexts.historyComments}
+          </Link>
         </p>
       ) : null}
     </Dialog>
@@ -203,11 +215,14 @@ export type OpenDialogsProps = {
   months: readonly string[];
   historyUrl: (account: string, month: string) => string;
   commentsUrl?: (account: string, month: string) => string;
+  /** A cell's comments in the panel beside the grid. */
+  onOpenComments?: (cell: { line: number; month: number }) => void;
   spreadUrl?: string;
 };
 
 /** The grid's open dialog: the mass change of a month, a cell's history, or "Distribuir total" from a row. */
-export function OpenDialogs({ edits, accounts, months, historyUrl, commentsUrl, spreadUrl }: OpenDialogsProps) {
+export function OpenDialogs(props: OpenDialogsProps) {
+  const { edits, accounts, months, historyUrl, commentsUrl, onOpenComments, spreadUrl } = props;
   const { massColumn, historyCell, spreadLine } = edits;
   const label = (month: number) => monthLabel(parseMonthKey(months[month]) ?? 0);
   return (
@@ -228,6 +243,7 @@ export function OpenDialogs({ edits, accounts, months, historyUrl, commentsUrl, 
           current={edits.values[historyCell.line][historyCell.month]}
           onRestore={edits.restorable(historyCell) ? (value) => edits.restoreValue(historyCell, value) : undefined}
           onClose={() => edits.setHistoryCell(null)}
+          onOpenComments={onOpenComments ? () => onOpenComments(historyCell) : undefined}
         />
       ) : null}
       {spreadLine !== null && spreadUrl ? (

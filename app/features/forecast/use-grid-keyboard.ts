@@ -11,6 +11,7 @@ import {
 import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { ColumnView } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
+import { scrollToColumn } from "./grid-scroll";
 import { gridTexts } from "./grid-texts";
 import type { Cell, Editing, ForecastEdits, Position, Values } from "./use-forecast-edits";
 
@@ -271,6 +272,8 @@ export type GridKeyboardInput = GridState & {
   onComments?: (cell: Cell) => void;
   /** The cell focused once the grid is in the browser (a comment's link names it). */
   startAt?: Cell;
+  /** Without `startAt`: the column the grid is scrolled to once in the browser (the first editable month's). */
+  startColumn?: string | null;
 };
 
 /** The position of an account's month in the grid, or null. */
@@ -280,7 +283,14 @@ function positionOfCell(s: Pick<GridState, "rows" | "columns">, cell: Cell): Pos
   return row < 0 || column < 0 ? null : { row, column };
 }
 
-export function useGridKeyboard({ edits, saveDialogOpen, onComments, startAt, ...grid }: GridKeyboardInput) {
+export function useGridKeyboard({
+  edits,
+  saveDialogOpen,
+  onComments,
+  startAt,
+  startColumn,
+  ...grid
+}: GridKeyboardInput) {
   // The latest state for the stable event handlers.
   const state = useRef(grid);
   state.current = grid;
@@ -289,13 +299,25 @@ export function useGridKeyboard({ edits, saveDialogOpen, onComments, startAt, ..
   const editor = useCellEditor(state, edits, focus);
   const { editableCell, startEditing } = editor;
   const rememberFocus = useRefocusAfterSave(saveDialogOpen, scroller);
-  // Opened on a cell: focused once, when the grid is in the browser.
-  const start = useRef(startAt);
+  // Opened on a cell: focused once, when the grid is in the browser; else scrolled to its first editable month (which
+  // the page's script did already when the server drew the grid).
+  const start = useRef({ cell: startAt, column: startColumn });
   useEffect(() => {
-    const to = start.current && positionOfCell(state.current, start.current);
-    start.current = undefined;
+    const { cell, column } = start.current;
+    start.current = { cell: undefined, column: null };
+    const to = cell && positionOfCell(state.current, cell);
     if (to) focusCell(to.row, to.column);
-  }, [focusCell]);
+    else scrollToColumn(scroller.current, column ?? null);
+  }, [focusCell, scroller]);
+
+  /** Moves the focus to an account's month (back from the comments panel). */
+  const focusAccountMonth = useCallback(
+    (cell: Cell) => {
+      const to = positionOfCell(state.current, cell);
+      if (to) focusCell(to.row, to.column);
+    },
+    [focusCell],
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (state.current.editing || (event.target as HTMLElement).tagName === "INPUT") return;
@@ -346,6 +368,7 @@ export function useGridKeyboard({ edits, saveDialogOpen, onComments, startAt, ..
     /** Before a save: the active cell gets the focus back once the save dialog closes. */
     rememberFocus: () => rememberFocus(active),
     handlers: { onKeyDown, onDoubleClick, onFocus, onPaste },
+    focusAccountMonth,
     commit: editor.commit,
     cancelEditing: editor.cancelEditing,
   };

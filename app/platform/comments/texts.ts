@@ -17,7 +17,13 @@ export const commentTexts = {
   folded: (count: number) => `${count === 1 ? "1 comentário" : `${count} comentários`} (conversa resolvida)`,
   olderHidden: (shown: number) => `Mostrando os ${shown} comentários mais recentes.`,
   backToGrid: "Voltar à grade",
-  openInGrid: "Abrir a célula na grade",
+  openInGrid: "Voltar à grade, nesta célula",
+  /** The grid's side panel. */
+  panel: {
+    loading: "Carregando comentários…",
+    fullPage: "Abrir em página própria",
+    close: "Fechar comentários",
+  },
   mentionable: "Quem pode ser mencionado",
   mentionableMore: (more: number) =>
     `… e mais ${more}, não listadas aqui: para mencioná-las, escreva @ e o nome completo da pessoa.`,

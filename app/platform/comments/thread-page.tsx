@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { type FetcherWithComponents, Form, Link, useNavigation } from "@remix-run/react";
 import { type ReactNode, useId, useRef, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { nameKey } from "./mentions";
@@ -8,6 +8,9 @@ import "./comments.css";
 
 /** Suggestions shown while an @name is typed. */
 const SUGGESTIONS = 8;
+
+/** The element a thread's forms are: the page's `Form` (a navigation), or a fetcher's (the grid's side panel). */
+export type ThreadFormElement = typeof Form | FetcherWithComponents<unknown>["Form"];
 
 /**
  * A cell's thread: its comments (folded when resolved), the form to add one with `@name` suggestions and a live
@@ -28,7 +31,6 @@ export function CellThreadPage({
   children?: ReactNode;
 }) {
   const busy = useNavigation().state === "submitting";
-  const list = <CommentList comments={page.comments} hidden={page.total - page.comments.length} />;
   return (
     <section className="cell-thread" aria-labelledby="cell-thread-title">
       <p className="cell-thread__back">
@@ -36,6 +38,34 @@ export function CellThreadPage({
       </p>
       <h1 id="cell-thread-title">{t.titleOf(page.label)}</h1>
       <p className="cell-thread__place">{page.place}</p>
+      <CellThread page={page} error={error} typed={typed} busy={busy} />
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The thread itself (its page's, and the grid's side panel's): the comments, resolving, and the form. `form` and
+ * `action` say how its forms post (the page's own by default); the server's action and its checks are the same.
+ */
+export function CellThread({
+  page,
+  error,
+  typed,
+  busy,
+  form: FormElement = Form,
+  action,
+}: {
+  page: ThreadData;
+  error: string | null;
+  typed: string;
+  busy: boolean;
+  form?: ThreadFormElement;
+  action?: string;
+}) {
+  const list = <CommentList comments={page.comments} hidden={page.total - page.comments.length} />;
+  return (
+    <>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {page.total === 0 ? <p>{t.empty}</p> : null}
       {page.resolved ? (
@@ -48,17 +78,16 @@ export function CellThreadPage({
         list
       )}
       {page.total > 0 ? (
-        <Form method="post" className="cell-thread__state">
+        <FormElement method="post" action={action} className="cell-thread__state">
           <input type="hidden" name="intent" value={page.resolved ? "reopen" : "resolve"} />
           <button type="submit" className="button button--secondary" disabled={busy}>
             {page.resolved ? t.reopen : t.resolve}
           </button>
-        </Form>
+        </FormElement>
       ) : null}
       {/* A new comment starts an empty form (the count changed); a refused one keeps its text. */}
-      <CommentForm key={page.total} page={page} typed={typed} busy={busy} />
-      {children}
-    </section>
+      <CommentForm key={page.total} page={page} typed={typed} busy={busy} form={FormElement} action={action} />
+    </>
   );
 }
 
@@ -110,7 +139,19 @@ function PersonLabel({ person }: { person: Person }) {
   );
 }
 
-function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; busy: boolean }) {
+function CommentForm({
+  page,
+  typed,
+  busy,
+  form: FormElement,
+  action,
+}: {
+  page: ThreadData;
+  typed: string;
+  busy: boolean;
+  form: ThreadFormElement;
+  action?: string;
+}) {
   const [text, setText] = useState(typed);
   const [mention, setMention] = useState<{ start: number; prefix: string } | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
@@ -130,7 +171,7 @@ function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; b
     setMention(typedMention(element.value, element.selectionStart ?? element.value.length));
   };
   return (
-    <Form method="post" className="cell-thread__form">
+    <FormElement method="post" action={action} className="cell-thread__form">
       <input type="hidden" name="intent" value="comment" />
       <label htmlFor={`${id}-text`}>{t.newComment}</label>
       <p id={`${id}-hint`} className="cell-thread__note">
@@ -179,7 +220,7 @@ function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; b
         </ul>
         {page.mentionableMore > 0 ? <p>{t.mentionableMore(page.mentionableMore)}</p> : null}
       </details>
-    </Form>
+    </FormElement>
   );
 }
 

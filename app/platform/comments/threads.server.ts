@@ -9,7 +9,7 @@ import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
 import { readLimitedText } from "~/shared/request-body.server";
-import { redirectWithToast } from "~/shared/toast.server";
+import { readToastFromResponse, redirectWithToast } from "~/shared/toast.server";
 import { hasMentions, type Mentionable, mentionsOf, ownName, resolveMentions } from "./mentions";
 import { commentTexts } from "./texts";
 
@@ -191,6 +191,21 @@ export async function threadAction(
     type: "success",
     description: told.length > 0 ? commentTexts.done.addedNotified(told.length) : commentTexts.done.added,
   });
+}
+
+/** A thread's POST answered in place (a side panel beside the grid): its success, or the page's refusal. */
+export type ThreadPanelAnswer = { ok: true; message: string } | ThreadAnswer;
+
+/**
+ * threadAction's answer for a caller that stays where it is (the grid's side panel, a fetcher, which would follow a
+ * redirect away): a success is its message, with the toast's cookie the redirect carried; a refusal as it was.
+ */
+export async function inPlace(answer: Response | ThreadAnswer): Promise<{ body: ThreadPanelAnswer; headers: Headers }> {
+  if (!(answer instanceof Response)) return { body: answer, headers: new Headers() };
+  const headers = new Headers();
+  for (const cookie of answer.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  const toast = await readToastFromResponse(answer);
+  return { body: { ok: true, message: toast?.description ?? "" }, headers };
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
