@@ -7,6 +7,7 @@ import { guideTexts } from "~/features/api-tokens/guide-texts";
 import { SCIM_TOKEN_LIVES } from "~/features/api-tokens/lifetimes";
 import { CSV_DELIMITERS, CSV_ENCODINGS, csvEncodingOf, sniffDelimiter } from "~/platform/import/readers.server";
 import ApiDocs, { loader } from "~/routes/api.docs";
+import { formatDateTime } from "~/shared/dates";
 import { apiGuideFacts } from "./guide.server";
 import { PROBLEM_CODES } from "./problem.server";
 import { tierOfGroupId, tierOfGroupName } from "./scim/protocol";
@@ -39,6 +40,13 @@ describe("/api/docs, the developer guide", () => {
     // Tokens are made on the tokens screen; SCIM tokens on its SCIM view.
     expect(html).toContain('<a href="/user/tokens">');
     expect(html).toContain('<a href="/user/tokens?scim=1">');
+  });
+
+  it("says the API's dates are ISO 8601 UTC, and its example reads as the portal shows that instant", async () => {
+    const instant = new Date("2026-11-29T05:04:09.000Z");
+    expect(decode(await page())).toContain(guideTexts.paging.dates);
+    expect(guideTexts.paging.dates).toContain(`(${instant.toISOString()})`);
+    expect(guideTexts.paging.dates).toContain(`(${formatDateTime(instant)})`);
   });
 
   it("lists exactly the delimiters and encodings the CSV reader uses, each one the reader really picks", async () => {

@@ -160,6 +160,7 @@ function PagingSection({ facts }: { facts: ApiGuideFacts }) {
       <p>
         {t.paging.since} <code>GET {facts.upload.jobs}</code>.
       </p>
+      <p>{t.paging.dates}</p>
       <p>{t.paging.scim(paging.scimDefaultCount, paging.scimMaxCount)}</p>
     </Section>
   );

@@ -95,6 +95,8 @@ export const guideTexts = {
     operation: "Operação",
     limit: "limit",
     since: "Para buscar só os jobs alterados desde a última consulta, use since (instante ISO 8601) em",
+    dates:
+      "Datas e horas da API vêm em ISO 8601, em UTC (2026-11-29T05:04:09.000Z); as telas, os avisos e as exportações do portal mostram o mesmo instante no fuso do portal (29 nov 26 02:04:09).",
     scim: (defaultCount: number, maxCount: number) =>
       `No SCIM, as listas usam startIndex (a partir de 1) e count (padrão ${defaultCount}, no máximo ${maxCount}).`,
   },
