@@ -97,6 +97,27 @@ describe("a comment on a planning row", () => {
 });
 
 describe("comments in the planning export", () => {
+  it("dates each comment of the note as the thread page does: the portal's date and time", async () => {
+    const [row] = (await grid()).rows;
+    await post(row.id, "Conferir com o comercial");
+    // 05:04:09 UTC is 02:04:09 in São Paulo.
+    await db.collection(CELL_COMMENTS).updateMany({}, { $set: { created_at: new Date("2026-11-29T05:04:09Z") } });
+    const page = ((await loader(args(planningThreadPath(row.id)))) as { thread: ThreadPage }).thread;
+    expect(page.comments.map((c) => c.when)).toEqual(["29 nov 26 02:04:09"]);
+    const response = (await excelLoader(args(`/ij/plan_edit/excel?${FILTER}`))) as Response;
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+    const notes: string[] = [];
+    workbook.worksheets[0].eachRow((line) =>
+      line.eachCell((cell) => {
+        const note = cell.note;
+        const text = typeof note === "string" ? note : note?.texts?.map((t) => t.text).join("");
+        if (text) notes.push(text);
+      }),
+    );
+    expect(notes).toEqual(["Gold (29 nov 26 02:04:09): Conferir com o comercial"]);
+  });
+
   it("carries the thread as the quantity cell's note, and the thread outlives the file sent back", async () => {
     const [row] = (await grid()).rows;
     await post(row.id, "Conferir com o comercial");

@@ -226,11 +226,9 @@ export function cellPartsOf(cell: string, count: number): string[] | null {
   }
 }
 
-/** A thread as a spreadsheet's cell note: "Name (YYYY-MM-DD): text", a paragraph each. */
+/** A thread as a spreadsheet's cell note: "Name (29 nov 26 02:04:09): text", a paragraph each, dated as on its page. */
 export function threadNote(
   comments: readonly { author_name: string; author: string; created_at: Date; text: string }[],
 ): string {
-  return comments
-    .map((c) => `${c.author_name || c.author} (${c.created_at.toISOString().slice(0, 10)}): ${c.text}`)
-    .join("\n\n");
+  return comments.map((c) => `${c.author_name || c.author} (${formatDateTime(c.created_at)}): ${c.text}`).join("\n\n");
 }
