@@ -19,7 +19,6 @@ import { GridBody } from "./forecast-row";
 import type { OpenDialogsProps } from "./grid-dialogs";
 import { firstEditableColumn, scrollScript } from "./grid-scroll";
 import { gridTexts } from "./grid-texts";
-import { GridNotices, GridToolbar } from "./grid-toolbar";
 import { type Cell, type ConflictMark, type ForecastEdits, useForecastEdits } from "./use-forecast-edits";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { VarianceNote, VarianceToggles } from "./variance-columns";
@@ -30,6 +29,9 @@ export type { ConflictMark } from "./use-forecast-edits";
 // The grid's dialogs and its comments panel open only on request: their code loads with the first one.
 const OpenDialogs = lazy(() => import("./grid-dialogs").then((m) => ({ default: m.OpenDialogs })));
 const CommentsPanel = lazy(() => import("./comments-panel"));
+// The toolbar and the edits' notices exist only in a browser running the page (hydrated): no server HTML waits on them.
+const GridToolbar = lazy(() => import("./grid-toolbar").then((m) => ({ default: m.GridToolbar })));
+const GridNotices = lazy(() => import("./grid-toolbar").then((m) => ({ default: m.GridNotices })));
 
 /**
  * The forecast review grid (spec 001 §2–§5), its columns and their pinning in forecast-columns.tsx: one
@@ -132,28 +134,38 @@ export function ForecastGrid(props: ForecastGridProps) {
         onSubmit={onVarianceSubmit}
       />
       <VarianceNote variance={variance} />
-      <GridToolbar
-        editable={editable}
-        hydrated={hydrated}
-        caption={caption}
-        pending={pending.length}
-        saving={saving}
-        undoDepth={edits.undoDepth}
-        historyOn={keys.activeCell !== null}
-        onSave={() => {
-          keys.rememberFocus();
-          onSave(edits.toSave());
-        }}
-        onUndoAll={edits.undoAll}
-        onUndoLast={edits.undoLast}
-        onHistory={() => edits.setHistoryCell(keys.activeCell)}
-        onComments={onComments && keys.activeCell ? () => keys.activeCell && onComments(keys.activeCell) : undefined}
-        onSpread={
-          props.spreadUrl && keys.activeCell ? () => edits.setSpreadLine(keys.activeCell?.line ?? null) : undefined
-        }
-      />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <GridToolbar
+            editable={editable}
+            hydrated={hydrated}
+            caption={caption}
+            pending={pending.length}
+            saving={saving}
+            undoDepth={edits.undoDepth}
+            historyOn={keys.activeCell !== null}
+            onSave={() => {
+              keys.rememberFocus();
+              onSave(edits.toSave());
+            }}
+            onUndoAll={edits.undoAll}
+            onUndoLast={edits.undoLast}
+            onHistory={() => edits.setHistoryCell(keys.activeCell)}
+            onComments={
+              onComments && keys.activeCell ? () => keys.activeCell && onComments(keys.activeCell) : undefined
+            }
+            onSpread={
+              props.spreadUrl && keys.activeCell ? () => edits.setSpreadLine(keys.activeCell?.line ?? null) : undefined
+            }
+          />
+        </Suspense>
+      ) : null}
       {editable && showKeyboardHelp ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
-      <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
+        </Suspense>
+      ) : null}
       <div className={comments.cell ? "forecast-grid__main has-panel" : "forecast-grid__main"}>
         <GridTable
           caption={caption}

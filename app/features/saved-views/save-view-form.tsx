@@ -1,7 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
-import { VIEWS_PATH } from "./screens";
-import { savedViewTexts } from "./texts";
+import { saveFormTexts as savedViewTexts, VIEWS_PATH } from "./save-form-texts";
 import "./saved-views.css";
 
 /** The address as the browser shows it now (a screen may write its fields there in place, as the review filter does). */

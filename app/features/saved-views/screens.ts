@@ -167,4 +167,4 @@ export function viewScreenOf(pathname: string): ViewScreen | null {
   return viewScreenAt(pathname)?.screen ?? null;
 }
 
-export const VIEWS_PATH = "/user/visoes";
+export { VIEWS_PATH } from "./save-form-texts";

@@ -1,15 +1,13 @@
 /** Texts of saved views (all ours; docs/decisions.md "Saved views"). Re-exported by app/messages.ts; defined only here. */
 
+import { saveFormTexts } from "./save-form-texts";
+
 export const savedViewTexts = {
+  ...saveFormTexts,
   title: "Minhas visões",
   intro:
     "Uma visão guarda com um nome o estado de uma tela como o endereço o tem: filtros, colunas, comparação, níveis abertos e página. A visão padrão de uma tela é a que o menu abre. O link de uma visão pode ser enviado a um colega: ele a vê com as próprias permissões.",
   settingsHint: "as telas com os seus filtros salvos.",
-  saveLegend: "Salvar visão",
-  summary: "Visões desta tela",
-  nameLabel: "Nome da visão",
-  save: "Salvar visão",
-  myViews: "Minhas visões",
   saved: (name: string) => `Visão salva: ${name}.`,
   deleted: (name: string) => `Visão excluída: ${name}.`,
   defaultOn: (name: string) => `"${name}" é agora a visão padrão desta tela.`,
