@@ -12,6 +12,7 @@ WORKDIR /app
 # The workspace's manifests too: npm ci installs the workspace packages (packages/*) with the root.
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
+COPY packages/xlsx-reader/package.json ./packages/xlsx-reader/
 # The root package's postinstall, which npm ci runs: it corrects React's streaming renderer and rewrites the two
 # dependencies' __proto__ setters (docs/decisions.md).
 COPY scripts/patch-react-dom.mjs ./scripts/
@@ -28,10 +29,12 @@ FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
+COPY packages/xlsx-reader/package.json ./packages/xlsx-reader/
 COPY scripts/patch-react-dom.mjs ./scripts/
 COPY scripts/patch-proto-setters.mjs ./scripts/
-# The embedded database is bundled into build/host (embedded-mongo.js): its workspace link is not needed at run time.
-RUN npm ci --omit=dev --no-audit --no-fund && rm -f node_modules/embedded-mongo
+# The workspace packages are bundled into build/ (build/host/embedded-mongo.js, the XLSX reader inside the host's and
+# the Remix server's bundles, its worker build/host/xlsx-reader-worker.js): their links are not needed at run time.
+RUN npm ci --omit=dev --no-audit --no-fund && rm -f node_modules/embedded-mongo node_modules/xlsx-reader
 
 # 4. The runtime image.
 FROM node:22-bookworm-slim AS runtime

@@ -17,13 +17,17 @@ const appAlias: Plugin = {
   },
 };
 
-/** Bundles the workspace's TypeScript packages (embedded-mongo), which node could not load from node_modules. */
+/**
+ * Bundles the workspace's TypeScript packages (embedded-mongo, xlsx-reader), which node could not load from
+ * node_modules.
+ */
 const workspacePackages: Plugin = {
   name: "workspace-packages",
   setup(b) {
-    b.onResolve({ filter: /^embedded-mongo(\/.*)?$/ }, (args) => {
-      const sub = args.path.slice("embedded-mongo".length).replace(/^\//, "") || "index";
-      return { path: path.resolve("packages/embedded-mongo", `${sub}.ts`) };
+    b.onResolve({ filter: /^(embedded-mongo|xlsx-reader)(\/.*)?$/ }, (args) => {
+      const name = args.path.split("/")[0];
+      const sub = args.path.slice(name.length).replace(/^\//, "") || "index";
+      return { path: path.resolve("packages", name, `${sub}.ts`) };
     });
   },
 };
@@ -63,6 +67,9 @@ async function main() {
     cli: "server/cli.ts",
     // The embedded database's own process (started by the host, worker, CLI and demo when MONGODB_URI is unset: server/database.ts).
     "embedded-mongo": "packages/embedded-mongo/cli.ts",
+    // The XLSX reader's worker thread, a module file of its own (packages/xlsx-reader/worker-entry.ts finds it here,
+    // beside the host's bundles and from the Remix server's build/server).
+    "xlsx-reader-worker": "packages/xlsx-reader/worker.ts",
   };
   await build(hostBuildOptions(entryPoints, "build/host"));
   console.log(

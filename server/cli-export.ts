@@ -17,13 +17,13 @@ import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { readXlsxRows } from "xlsx-reader";
 import { z } from "zod";
 import { OPERATOR_TYPE } from "../app/access";
 import { recordExport } from "../app/platform/audit/data-events.server";
 import { ROUND_TRIPS, roundTripByExportName } from "../app/round-trips.server";
 import { csvCell } from "../app/shared/csv";
 import { type RoundTripDataset, RoundTripScopeError } from "../app/shared/excel/dataset";
-import { readXlsxRows } from "../app/shared/excel/xlsx-reader.server";
 import { CLI_UPLOADER } from "./cli-import";
 import { splitArgs, UsageError, zodMessage } from "./cli-support";
 

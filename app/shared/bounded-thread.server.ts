@@ -13,7 +13,12 @@
  * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
  * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
  * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what
- * it inflates itself (the XLSX reader) passes `format: null`, and step 1 is left out.
+ * it inflates itself passes `format: null`, and step 1 is left out.
+ *
+ * streamFromBoundedThread also runs a module file of its own instead of a body (`entry`: the XLSX reader's worker,
+ * packages/xlsx-reader/worker.ts): no `eval`, no step 1. It gets `workerData` { bytes, data, limits } and speaks the
+ * same messages as `emit` and the end of a body: `{ items }` (then waits for `{ more: true }` before getting a second
+ * batch ahead), `{ answer }`, `{ failed, name }`, `{ limit: "memory" }` past `heapMb` of ArrayBuffers.
  *
  * The process runs at most MAX_BOUNDED_THREADS of these threads at once, whatever asks for them (see takeThreadSlot).
  */
@@ -302,9 +307,10 @@ async function runThread<T>(options: RunOptions): Promise<T> {
   }
 }
 
-type ThreadOptions = {
-  body: string;
-  format: PackageFormat | null;
+/** What the thread runs: a body (evaluated after PRELUDE), or a module file of its own (`entry`, see above). */
+type ThreadCode = { body: string; format: PackageFormat | null } | { entry: URL; format: null };
+
+type ThreadOptions = ThreadCode & {
   bytes: Buffer;
   limits: ThreadLimits;
   data?: unknown;
@@ -314,17 +320,18 @@ async function startThread(options: ThreadOptions) {
   const { Worker } = await import("node:worker_threads");
   const { limits } = options;
   const bytes = new Uint8Array(options.bytes);
-  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
-  return new Worker(PRELUDE + options.body + EPILOGUE, {
-    eval: true,
-    workerData,
+  const bounds = {
     transferList: [bytes.buffer as ArrayBuffer],
     resourceLimits: {
       maxOldGenerationSizeMb: limits.heapMb,
       maxYoungGenerationSizeMb: Math.min(32, limits.heapMb / 4),
       stackSizeMb: 4,
     },
-  });
+  };
+  if ("entry" in options)
+    return new Worker(options.entry, { workerData: { bytes, data: options.data, limits }, ...bounds });
+  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
+  return new Worker(PRELUDE + options.body + EPILOGUE, { eval: true, workerData, ...bounds });
 }
 
 type StreamEvent = ThreadMessage | { error: NodeJS.ErrnoException } | { exit: true } | { aborted: true };

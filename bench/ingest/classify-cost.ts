@@ -40,7 +40,7 @@ async function main() {
     "../../app/services/storage.server"
   );
   const { readCsvBatches } = await import("../../app/platform/import/readers.server");
-  const { readXlsxRows } = await import("../../app/shared/excel/xlsx-reader.server");
+  const { readXlsxRows } = await import("xlsx-reader");
   try {
     const csvKey = generateStorageKey("bench.csv");
     const csv = [HEADER, ...Array.from({ length: ROWS }, (_, i) => row(i))].map((r) => r.join(";")).join("\n");

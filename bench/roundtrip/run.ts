@@ -37,7 +37,7 @@ async function main() {
   const { getDb, closeDb } = await import("~/db.server");
   const { parseFilter } = await import("~/features/planning/planning");
   const { importPlanningFile, planningXlsx } = await import("~/features/planning/excel.server");
-  const { readXlsxRows } = await import("~/shared/excel/xlsx-reader.server");
+  const { readXlsxRows } = await import("xlsx-reader");
   const { PLANNING_QUANTITY } = await import("~/models/planning.server");
   const Excel = (await import("exceljs")).default;
   const rows = (await getDb()).collection(PLANNING_QUANTITY);

@@ -9,13 +9,14 @@
  *
  * Shapes: `prefix`, a sheet whose only row comes after its whole size of markup (the shape that was quadratic:
  * `<cols>` of `<col/>` elements before <sheetData>); `rows`, a sheet of ordinary rows (inline text, numbers) to its
- * size. --thread reads on the bounded thread (xlsx-thread.server.ts) instead, as the request paths do.
+ * size. --thread reads on the bounded thread (app/shared/excel/xlsx-thread.server.ts, the package's worker module)
+ * instead, as the request paths do.
  */
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { createInflateRaw } from "node:zlib";
+import { readXlsxRows, type SourceRow } from "xlsx-reader";
 import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
-import { readXlsxRows, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 
 const { values: args } = parseArgs({

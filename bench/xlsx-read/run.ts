@@ -1,9 +1,9 @@
 /**
- * Reading an XLSX alone: today's reader against the exceljs-based one it replaced
- * (bench/xlsx-read/exceljs-reader.ts), in the same run, on files like the portal's planning exports: 16 columns of
- * text, integers, decimals and dates with number formats, written by exceljs's streaming WorkbookWriter with shared
- * strings off (as the portal writes them) and on (as Excel and LibreOffice write them). Prints the median ms of each
- * reader, their ratio and the rows read (which must be the same).
+ * Reading an XLSX alone: today's reader (packages/xlsx-reader) against the exceljs-based one it replaced
+ * (packages/xlsx-reader/test-support/exceljs-reader.ts), in the same run, on files like the portal's planning
+ * exports: 16 columns of text, integers, decimals and dates with number formats, written by exceljs's streaming
+ * WorkbookWriter with shared strings off (as the portal writes them) and on (as Excel and LibreOffice write them).
+ * Prints the median ms of each reader, their ratio and the rows read (which must be the same).
  *
  *   npx tsx bench/xlsx-read/run.ts [--sizes 10000,100000] [--runs 3] [--only old|new] [--keep DIR] [--from DIR]
  *
@@ -15,9 +15,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { PassThrough, Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import ExcelJS from "exceljs";
-import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
-import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
-import { readXlsxRowsExceljs } from "./exceljs-reader";
+import type { SourceRow } from "xlsx-reader";
+import { readXlsxRows } from "xlsx-reader";
+import { readXlsxRowsExceljs } from "../../packages/xlsx-reader/test-support/exceljs-reader";
 
 const { values: args } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import { WEB_NODE_FLAGS } from "../../server/web-flags";
@@ -51,6 +51,17 @@ describe("Dockerfile", () => {
         .filter((l) => l.startsWith("COPY "))
         .join("\n");
       for (const file of files) expect(copied, `${stage.name}: ${file}`).toContain(`COPY ${file} ./scripts/`);
+    }
+  });
+
+  it("copies every workspace package's manifest before each npm ci (npm ci installs the workspace from the lock)", () => {
+    const packages = readdirSync("packages", { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(packages.length).toBeGreaterThan(0);
+    for (const stage of stages.filter((s) => instruction(s, "RUN").some((l) => l.includes("npm ci")))) {
+      const install = stage.lines.findIndex((l) => l.includes("npm ci"));
+      const copied = stage.lines.slice(0, install).join("\n");
+      for (const { name } of packages)
+        expect(copied, `${stage.name}: ${name}`).toContain(`COPY packages/${name}/package.json ./packages/${name}/`);
     }
   });
 

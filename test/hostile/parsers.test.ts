@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readXlsxRows, UnreadableFileError } from "xlsx-reader";
 import { z } from "zod";
 import { SHEET_CLOSE, SHEET_OPEN, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
 import type { ApiCaller } from "~/api/auth.server";
@@ -33,7 +34,6 @@ import { currentClientAddress, runWithClientAddress } from "~/shared/client-addr
 import { scopeRecord } from "~/shared/excel/dataset";
 import { portalHeaderOf } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText, normalizeCnpj, parseDate, parseYearMonthDay } from "~/shared/excel/values";
-import { readXlsxRows, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 import { loggablePath } from "~/shared/logger.server";
 import { parseIsoDate, parseMonthKey, parseMonthText } from "~/shared/months";
 import { MONEY_RULE, type NumberRule, parsePtBrNumber, readNumber, readNumberText } from "~/shared/numbers";

@@ -1,10 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { type SourceRow, UnreadableFileError } from "xlsx-reader";
 import { type CsvRecord, CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "~/platform/import/csv";
 import { readCsvBatches, sniffDelimiter } from "~/platform/import/readers.server";
 import { Random } from "~/seed/random";
-import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 
 /**
  * The worker's CSV reader against csv-parse, which it replaced: same records and cells on generated

@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from "node:stream";
 import type { Document, FindCursor } from "mongodb";
+import type { SourceRow } from "xlsx-reader";
 import { type NokCollection, nokRowsCursor } from "~/models/upload-nok.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { DATASET_COLLECTIONS } from "~/platform/import/datasets/apply.server";
@@ -10,7 +11,6 @@ import { isDatasetTemplate, type Template } from "~/platform/import/template";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
-import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { jobTexts } from "./texts";
 

@@ -1,8 +1,8 @@
+import type { SourceRow } from "xlsx-reader";
 import type { FileClassification } from "~/models/files.fields";
 import { CPF_FIELD } from "~/shared/cpf";
 import { portalHeaderOf } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
-import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { detectTemplate, isHrRoundTrip } from "./registry";
 import { normalizeCpf } from "./rules";
 import { normalizeHeader } from "./template";

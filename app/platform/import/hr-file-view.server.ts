@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { SourceRow } from "xlsx-reader";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
 import { type JobClaim, recordFileClass } from "~/models/file-jobs.server";
@@ -13,7 +14,6 @@ import { maskCpfsInText, maskCpfValue } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
 import { ID_HEADER, ORIGINAL_HEADER, portalHeaderOf, REVISION_HEADER } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
-import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { classifyRows } from "./file-class.server";
 import { readCsvBatches } from "./readers.server";

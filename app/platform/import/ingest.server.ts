@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { type Db, ObjectId } from "mongodb";
+import { FileRefusedError, readXlsxRows, type SourceRow, UnreadableFileError, XLSX_LIMITS } from "xlsx-reader";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import type { JobEnding } from "~/models/file-jobs.server";
@@ -21,13 +22,6 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
 import { countOf } from "~/shared/excel/count-text";
 import { type CellValue, cellText, formatCount } from "~/shared/excel/values";
-import {
-  FileRefusedError,
-  readXlsxRows,
-  type SourceRow,
-  UnreadableFileError,
-  XLSX_LIMITS,
-} from "~/shared/excel/xlsx-reader.server";
 import { type ClosestTemplate, closestTemplate } from "./catalog.server";
 import { DATASET_COLLECTIONS, type Step } from "./datasets/apply.server";
 import { DatasetImport, type DatasetImportContext, FILE_STATUS_REJECTED } from "./datasets/ingest.server";

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
+import type { SourceRow } from "xlsx-reader";
+import * as reader from "xlsx-reader";
 import { useTestDatabase } from "#test/db";
 import { storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { type IngestClock, ingestMessages } from "~/platform/import/ingest.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
-import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
-import * as reader from "~/shared/excel/xlsx-reader.server";
 
 /**
  * A job the stall watchdog gives up on stops reading: the worker's XLSX reader is handed a signal that the watchdog
@@ -17,8 +17,8 @@ import * as reader from "~/shared/excel/xlsx-reader.server";
 type Ending = { error?: unknown; done?: true };
 const readings: Array<{ signal?: AbortSignal; ended: Promise<Ending> }> = [];
 
-vi.mock("~/shared/excel/xlsx-reader.server", async (importOriginal) => {
-  const real = await importOriginal<typeof import("~/shared/excel/xlsx-reader.server")>();
+vi.mock("xlsx-reader", async (importOriginal) => {
+  const real = await importOriginal<typeof import("xlsx-reader")>();
   return {
     ...real,
     readXlsxRows: vi.fn((...args: Parameters<typeof real.readXlsxRows>) => {

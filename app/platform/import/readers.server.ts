@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { FileRefusedError, type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
+import { FileRefusedError, type SourceRow, UnreadableFileError } from "xlsx-reader";
 import { type CsvRecord, CsvRecordParser, CsvSyntaxError } from "./csv";
 
 const SNIFF_BYTES = 64 * 1024;

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
+import { readXlsxRows } from "xlsx-reader";
 import { xlsxBuffer } from "#test/upload-fixtures";
-import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 
 /** Rewrites an XLSX with its zip entries in the given order (the rest after them, in their order). */
 async function reorderEntries(buffer: Buffer, first: string[]): Promise<Buffer> {

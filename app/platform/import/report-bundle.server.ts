@@ -2,6 +2,15 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { PassThrough, Transform } from "node:stream";
 import type JSZip from "jszip";
+import {
+  FileRefusedError,
+  limitBytes,
+  readXlsxRows,
+  refusalMessages,
+  type SourceRow,
+  UnreadableFileError,
+  XLSX_LIMITS,
+} from "xlsx-reader";
 import type { JobEnding } from "~/models/file-jobs.server";
 import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
@@ -23,15 +32,6 @@ import {
   uploadLimits,
 } from "~/services/storage.server";
 import { type CellValue, cellText, parseDate } from "~/shared/excel/values";
-import {
-  FileRefusedError,
-  limitBytes,
-  readXlsxRows,
-  refusalMessages,
-  type SourceRow,
-  UnreadableFileError,
-  XLSX_LIMITS,
-} from "~/shared/excel/xlsx-reader.server";
 import { readCsvBatches } from "./readers.server";
 import {
   LeaseLostError,

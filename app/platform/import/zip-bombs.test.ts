@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "xlsx-reader";
 import { useTestDatabase } from "#test/db";
 import { storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { SHEET_CLOSE, SHEET_OPEN, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
-import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "~/shared/excel/xlsx-reader.server";
 
 useTestDatabase();
 useTempDataDir();

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
+import { FileRefusedError, UnreadableFileError } from "xlsx-reader";
 import { ThreadBusyError } from "~/shared/bounded-thread.server";
 import { csvCell } from "~/shared/csv";
 import { excelTexts } from "./texts";
 import { type CellValue, cellText } from "./values";
-import { FileRefusedError, UnreadableFileError } from "./xlsx-reader.server";
 import { readXlsxRowsOnThread } from "./xlsx-thread.server";
 
 /**

@@ -1,5 +1,18 @@
 import type { Readable } from "node:stream";
 import {
+  bufferInput,
+  FileRefusedError,
+  type OpenedPackage,
+  openXlsxPackage,
+  refusalMessages,
+  type SourceRow,
+  SPOOL_FROM_BYTES,
+  UnreadableFileError,
+  XLSX_LIMITS,
+  type XlsxLimits,
+} from "xlsx-reader";
+import { type XlsxWorkerData, xlsxWorkerFile } from "xlsx-reader/worker-entry";
+import {
   streamFromBoundedThread,
   ThreadBusyError,
   ThreadFailedError,
@@ -8,28 +21,16 @@ import {
   type ThreadSlot,
   takeThreadSlot,
 } from "~/shared/bounded-thread.server";
-import {
-  bufferInput,
-  FileRefusedError,
-  type OpenedPackage,
-  openXlsxPackage,
-  refusalMessage,
-  refusalMessages,
-  SPOOL_FROM_BYTES,
-  UnreadableFileError,
-  XLSX_LIMITS,
-} from "./xlsx-reader.server";
-import { type Refusal, type SourceRow, type XlsxLimits, xlsxReaderCore } from "./xlsx-reader-core.server";
 
 /**
  * The XLSX reader for work done while someone waits on a request (an edited export sent back, an HR file opened
- * from a link): the same reader (xlsx-reader-core.server.ts) on a thread of its own
- * (~/shared/bounded-thread.server.ts), so the web process's event loop stays free whatever the file holds, within a
- * heap of its own and a time limit, and ended as soon as its caller stops reading. Rows come back in batches; the
- * thread works at most one batch ahead of its caller. A read first waits for a thread's slot (MAX_BOUNDED_THREADS),
- * and only then opens the package, so reads waiting in line hold no package. The package goes to the thread as bytes,
- * or, past SPOOL_FROM_BYTES, as the descriptor of the temporary file it was spooled to (threads share the process's
- * files), read by position there.
+ * from a link): the same reader (packages/xlsx-reader) on a thread of its own (~/shared/bounded-thread.server.ts)
+ * running the package's worker module (packages/xlsx-reader/worker.ts; build/host/xlsx-reader-worker.js once built),
+ * so the web process's event loop stays free whatever the file holds, within a heap of its own and a time limit,
+ * and ended as soon as its caller stops reading. Rows come back in batches; the thread works at most one batch ahead
+ * of its caller. A read first waits for a thread's slot (MAX_BOUNDED_THREADS), and only then opens the package, so
+ * reads waiting in line hold no package. The package goes to the thread as bytes, or, past SPOOL_FROM_BYTES, as the
+ * descriptor of the temporary file it was spooled to (threads share the process's files), read by position there.
  */
 
 /**
@@ -40,55 +41,6 @@ export const XLSX_THREAD_LIMITS = { heapMb: 384, timeoutMs: 60_000 };
 
 /** Rows are handed over in batches of about this many cells. */
 const BATCH_CELLS = 16_384;
-
-/** What the thread runs: the reader's own source text, its errors named as xlsx-reader.server.ts names them. */
-const READER_THREAD_SOURCE = `
-var __name = (target) => target;
-function named(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-const reader = (${xlsxReaderCore.toString()})({
-  createInflateRaw: zlib.createInflateRaw,
-  inflateRawSync: zlib.inflateRawSync,
-  StringDecoder: require("node:string_decoder").StringDecoder,
-  unreadable: (message) => named("UnreadableFileError", message),
-  refused: (refusal) => named("FileRefusedError", JSON.stringify(refusal)),
-  breathe: () => new Promise((resolve) => setImmediate(resolve)),
-});
-function fileInput({ fd, size }) {
-  const fs = require("node:fs");
-  return {
-    size,
-    read: (at, length) =>
-      new Promise((resolve, reject) => {
-        const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at)));
-        fs.read(fd, buffer, 0, buffer.length, at, (error, bytesRead) =>
-          error ? reject(error) : resolve(buffer.subarray(0, bytesRead)),
-        );
-      }),
-  };
-}
-async function run(buffer, { limits, batchCells, file }) {
-  const input = file
-    ? fileInput(file)
-    : { size: buffer.length, bytes: buffer, read: async (at, length) => buffer.subarray(at, at + length) };
-  let batch = [];
-  let cells = 0;
-  for await (const row of reader.readRows(input, limits)) {
-    batch.push(row);
-    cells += row.cells.length + 1;
-    if (cells >= batchCells) {
-      await emit(batch);
-      batch = [];
-      cells = 0;
-    }
-  }
-  if (batch.length > 0) await emit(batch);
-  return null;
-}
-`;
 
 /** The reader's error for what the thread ended with. */
 function readerError(error: unknown, limits: ThreadLimits): unknown {
@@ -101,23 +53,13 @@ function readerError(error: unknown, limits: ThreadLimits): unknown {
           : refusalMessages.inflated(limits.maxInflatedBytes),
     );
   if (error instanceof ThreadFailedError) {
-    if (error.errorName === "FileRefusedError") return new FileRefusedError(refusalMessage(refusalOf(error.message)));
+    // The reader's own errors come worded; anything else it met is the file's fault, as in process.
+    if (error.errorName === "FileRefusedError") return new FileRefusedError(error.message);
     if (error.errorName === "UnreadableFileError") return new UnreadableFileError(error.message);
     return new UnreadableFileError(`XLSX inválido: ${error.message}`);
   }
   if (error instanceof UnreadableFileError) return error;
   return new UnreadableFileError(`XLSX inválido: ${(error as Error).message}`, { cause: error });
-}
-
-/** A refusal the thread sent as JSON (an unknown one as the package's total, never a crash). */
-function refusalOf(text: string): Refusal {
-  try {
-    const refusal = JSON.parse(text) as Refusal;
-    if (typeof refusal.limit === "number" && refusal.kind in refusalMessages) return refusal;
-  } catch {
-    // not the thread's own JSON
-  }
-  return { kind: "inflated", limit: XLSX_LIMITS.inflatedBytes };
 }
 
 /**
@@ -146,12 +88,17 @@ export async function* readXlsxRowsOnThread(
     opened = Buffer.isBuffer(source)
       ? bufferInput(source)
       : await openXlsxPackage(source, limits, options.spoolFromBytes ?? SPOOL_FROM_BYTES, signal);
+    const data: XlsxWorkerData = {
+      limits,
+      batchCells: BATCH_CELLS,
+      file: opened.bytes ? null : { fd: opened.fd as number, size: opened.size },
+    };
     const batches = streamFromBoundedThread<SourceRow[]>({
-      body: READER_THREAD_SOURCE,
+      entry: xlsxWorkerFile(),
       format: null,
       bytes: opened.bytes ?? Buffer.alloc(0),
       limits: threadLimits,
-      data: { limits, batchCells: BATCH_CELLS, file: opened.bytes ? null : { fd: opened.fd, size: opened.size } },
+      data,
       signal,
       slot,
     });

@@ -1,9 +1,10 @@
+import { existsSync } from "node:fs";
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
+import { readXlsxRows, type SourceRow } from "xlsx-reader";
 import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { streamFromBoundedThread } from "~/shared/bounded-thread.server";
 import { type ExcelColumn, readReturnedFile, xlsxDownload } from "./round-trip.server";
-import { readXlsxRows, type SourceRow } from "./xlsx-reader.server";
 import { readXlsxRowsOnThread } from "./xlsx-thread.server";
 
 /**
@@ -91,6 +92,14 @@ describe("an edited export sent back", () => {
 });
 
 describe("readXlsxRowsOnThread", () => {
+  it("runs the reader's worker module, a file of its own, no source text", async () => {
+    vi.mocked(streamFromBoundedThread).mockClear();
+    expect(await all(readXlsxRowsOnThread(await exportOf([{ id: "1", name: "a", quantity: 1 }])))).toHaveLength(2);
+    const [options] = vi.mocked(streamFromBoundedThread).mock.calls[0];
+    expect(options).not.toHaveProperty("body");
+    expect("entry" in options && existsSync(options.entry)).toBe(true);
+  });
+
   it("gives the reader's rows, from a package in memory and from one spooled to a temporary file", async () => {
     const rows = Array.from({ length: 3_000 }, (_, i) => ({ id: `${i}`, name: `nome ção ${i}`, quantity: i / 3 }));
     const file = await exportOf(rows);
@@ -112,7 +121,7 @@ describe("readXlsxRowsOnThread", () => {
       },
     });
     await expect(
-      all(readXlsxRowsOnThread(many, { limits: { ...(await import("./xlsx-reader.server")).XLSX_LIMITS, rows: 20 } })),
+      all(readXlsxRowsOnThread(many, { limits: { ...(await import("xlsx-reader")).XLSX_LIMITS, rows: 20 } })),
     ).rejects.toMatchObject({
       name: "FileRefusedError",
       message: "Arquivo recusado: a planilha passa de 20 linhas.",

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { readXlsxRows } from "xlsx-reader";
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
@@ -17,7 +18,6 @@ import { action, loader } from "~/routes/ij.forecast_preparers";
 import { action as templateAction, loader as templateLoader } from "~/routes/ij.forecast_preparers.modelo";
 import { portalToday } from "~/shared/clock.server";
 import { cellText } from "~/shared/excel/values";
-import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 import { scenarioOpenOn } from "../release-points";
 import { preparersTexts as t } from "./texts";
 

@@ -1,9 +1,9 @@
 import { PassThrough, Readable } from "node:stream";
+import { type SourceRow, UnreadableFileError } from "xlsx-reader";
 import { allPreparerPages } from "~/models/forecast-cycle.server";
 import { readCsvBatches } from "~/platform/import/readers.server";
 import { boundedThreadTexts, ThreadBusyError } from "~/shared/bounded-thread.server";
 import { cellText } from "~/shared/excel/values";
-import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { PREPARERS_TEMPLATE_MAX_BYTES } from "./limits";
 import { type Candidate, MAX_PAIRS } from "./preparers.server";

@@ -1,16 +1,17 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { zipOf } from "#test/zip-bombs";
-import { readXlsxRowsExceljs } from "../../../bench/xlsx-read/exceljs-reader";
-import { readXlsxRows, type SourceRow } from "./xlsx-reader.server";
+import { readXlsxRows, type SourceRow } from "./index";
+import { readXlsxRowsExceljs } from "./test-support/exceljs-reader";
+import { zipOf } from "./test-support/zip-bombs";
 
 /**
- * The reader against the exceljs-based one it replaced (kept in bench/xlsx-read/exceljs-reader.ts as the
+ * The reader against the exceljs-based one it replaced (kept in test-support/exceljs-reader.ts as the
  * reference): the same rows, cell for cell and type for type, on files exceljs writes, on hand-written parts that
- * reach each branch of the format, and on every .xlsx under test/fixtures.
+ * reach each branch of the format, and on every .xlsx under the portal's test/fixtures.
  */
 
 type Read = (source: Readable) => AsyncGenerator<SourceRow>;
@@ -329,10 +330,11 @@ describe("readXlsxRows gives exceljs's rows", () => {
       const file = path.join(dir, name);
       return statSync(file).isDirectory() ? fixtures(file) : name.endsWith(".xlsx") ? [file] : [];
     });
-  const files = fixtures(path.resolve("test/fixtures"));
+  const root = fileURLToPath(new URL("../../test/fixtures", import.meta.url));
+  const files = fixtures(root);
   it("finds the fixtures", () => expect(files.length).toBeGreaterThan(0));
   for (const file of files) {
-    it(`on ${path.relative(path.resolve("test/fixtures"), file)}`, async () => {
+    it(`on ${path.relative(root, file)}`, async () => {
       await expectSameRows(readFileSync(file));
     });
   }

@@ -1,15 +1,8 @@
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type BombEntry, SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf } from "#test/zip-bombs";
-import {
-  FileRefusedError,
-  type ReadStats,
-  readXlsxRows,
-  type SourceRow,
-  XLSX_LIMITS,
-  type XlsxLimits,
-} from "./xlsx-reader.server";
+import { FileRefusedError, type ReadStats, readXlsxRows, type SourceRow, XLSX_LIMITS, type XlsxLimits } from "./index";
+import { type BombEntry, SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf } from "./test-support/zip-bombs";
 
 /**
  * Files made to cost the reader more than their size: long runs of markup before the rows, parts past their own

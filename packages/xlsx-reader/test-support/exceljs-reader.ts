@@ -1,19 +1,12 @@
 /**
- * The exceljs-based XLSX reader as it was before the portal read XLSX itself (a copy of app/shared/excel/xlsx-reader.server.ts at
- * that time, its readXlsxRows renamed): the reference the new reader is compared with in
- * app/shared/excel/xlsx-reader.test.ts and timed against in bench/xlsx-read/run.ts. Not used by the app.
+ * The exceljs-based XLSX reader as it was before the portal read XLSX itself (a copy of the portal's reader at that
+ * time, its readXlsxRows renamed): the reference the new reader is compared with in reader.test.ts and timed against
+ * in the portal's bench/xlsx-read/run.ts. Not used by the app.
  */
 import { PassThrough, type Readable } from "node:stream";
 import type ExcelJS from "exceljs";
-import type { CellValue } from "~/shared/excel/values";
-import {
-  FileRefusedError,
-  refusalMessages,
-  type SourceRow,
-  UnreadableFileError,
-  XLSX_LIMITS,
-  type XlsxLimits,
-} from "~/shared/excel/xlsx-reader.server";
+import { FileRefusedError, refusalMessages, UnreadableFileError } from "../errors";
+import { type CellValue, type SourceRow, XLSX_LIMITS, type XlsxLimits } from "../limits";
 
 /**
  * The streaming XLSX reader every spreadsheet import shares (uploads, report packages, the returned exports of the

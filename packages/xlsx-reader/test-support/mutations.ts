@@ -1,22 +1,21 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { beforeAll, describe, expect, it } from "vitest";
-import { readXlsxRows, type SourceRow, UnreadableFileError } from "./xlsx-reader.server";
-import { readXlsxRowsOnThread } from "./xlsx-thread.server";
+import { expect } from "vitest";
+import { UnreadableFileError } from "../errors";
+import type { SourceRow } from "../limits";
 
 /**
  * Valid workbooks mutated at random (a fixed seed, so every run tries the same files): bytes of the package flipped,
  * cut or repeated, its directory's numbers changed, and the XML of its parts cut, spliced and sprinkled with markup.
- * Whatever comes out, the reader gives rows or fails with its own error (UnreadableFileError, or FileRefusedError
- * naming a cap), never another error and never a wait without end (each read is a test under the test timeout);
- * on the bounded thread it gives the same answer.
+ * The reader's fuzz test (fuzz.test.ts) reads them in process, the portal's (xlsx-thread.fuzz.test.ts) on the thread.
  */
 
-const CASES = 320;
-const ON_THREAD_EVERY = 16;
+/** How many mutated workbooks are read; every ON_THREAD_EVERY-th is read on the thread too (the portal's test). */
+export const CASES = 320;
+export const ON_THREAD_EVERY = 16;
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
 function random(seed: number): () => number {
@@ -141,9 +140,10 @@ const xmlMutation: Mutation = async (bytes, next) => {
   });
 };
 
-type Outcome = { rows: SourceRow[] } | { error: string; message: string };
+export type Outcome = { rows: SourceRow[] } | { error: string; message: string };
 
-async function outcomeOf(rows: AsyncGenerator<SourceRow>): Promise<Outcome> {
+/** The rows read, or the error: which must be the reader's own. */
+export async function outcomeOf(rows: AsyncGenerator<SourceRow>): Promise<Outcome> {
   const read: SourceRow[] = [];
   try {
     for await (const row of rows) read.push(row);
@@ -154,29 +154,20 @@ async function outcomeOf(rows: AsyncGenerator<SourceRow>): Promise<Outcome> {
   }
 }
 
-describe("readXlsxRows on mutated workbooks", () => {
-  const seeds: Buffer[] = [];
-  beforeAll(async () => {
-    seeds.push(await exceljsWorkbook(false), await exceljsWorkbook(true));
-    seeds.push(readFileSync(path.resolve("test/fixtures/real-clients/forecast-libreoffice.xlsx")));
-    for (const seed of seeds)
-      expect((await outcomeOf(readXlsxRows(Readable.from([seed])))) as object).toHaveProperty("rows");
-  });
+/** The workbooks the cases mutate: two written by exceljs (shared strings off and on) and one by LibreOffice. */
+export async function fuzzSeeds(): Promise<Buffer[]> {
+  const libreOffice = new URL("../../../test/fixtures/real-clients/forecast-libreoffice.xlsx", import.meta.url);
+  return [await exceljsWorkbook(false), await exceljsWorkbook(true), readFileSync(fileURLToPath(libreOffice))];
+}
 
-  for (let n = 0; n < CASES; n++) {
-    const onThread = n % ON_THREAD_EVERY === 0;
-    it(`case ${n}: rows or the reader's own error${onThread ? ", the same on the thread" : ""}`, async () => {
-      const next = random(0x5eed + n);
-      const seed = seeds[n % seeds.length];
-      const mutation = next() < 0.5 ? xmlMutation : pick(packageMutations, next);
-      let file: Buffer;
-      try {
-        file = await mutation(seed, next);
-      } catch {
-        file = await pick(packageMutations, next)(seed, next); // jszip could not open what an earlier cut left
-      }
-      const outcome = await outcomeOf(readXlsxRows(Readable.from([file])));
-      if (onThread) expect(await outcomeOf(readXlsxRowsOnThread(file))).toEqual(outcome);
-    });
+/** The file of case `n`: one of `seeds`, mutated as the case's own seed says. */
+export async function mutatedWorkbook(n: number, seeds: Buffer[]): Promise<Buffer> {
+  const next = random(0x5eed + n);
+  const seed = seeds[n % seeds.length];
+  const mutation = next() < 0.5 ? xmlMutation : pick(packageMutations, next);
+  try {
+    return await mutation(seed, next);
+  } catch {
+    return await pick(packageMutations, next)(seed, next); // jszip could not open what an earlier cut left
   }
-});
+}
