@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import { DB_GC_FLAGS, DB_MALLOC_ENV, NODE_HARDENING_FLAGS } from "embedded-mongo/process";
 import { describe, expect, it } from "vitest";
 import { packageScripts, readDockerfile } from "#test/deploy/container-files";
+import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
+import { zipOf } from "../packages/xlsx-reader/test-support/zip-bombs";
 
 /** npm scripts cannot import a constant, so they list the flags themselves; this keeps both lists equal (`npm start`: test/deploy/container-files.test.ts). */
 const scripts = packageScripts();
@@ -65,5 +67,19 @@ describe("--disable-proto=throw in every process", () => {
     );
     expect(child.stderr).toBe("");
     expect(child.stdout.trim()).toBe("loaded");
+  });
+
+  it("holds on the XLSX reader's worker thread (a module file the process starts): a tag naming __proto__ throws there", async () => {
+    const file = await zipOf([
+      { name: "xl/workbook.xml", bytes: Buffer.from('<workbook><sheets><sheet __proto__="x"/></sheets></workbook>') },
+      {
+        name: "xl/worksheets/sheet1.xml",
+        bytes: Buffer.from('<worksheet><sheetData><row r="1"/></sheetData></worksheet>'),
+      },
+    ]);
+    const read = async () => {
+      for await (const _row of readXlsxRowsOnThread(file));
+    };
+    await expect(read()).rejects.toThrow(/disable-proto/);
   });
 });

@@ -156,6 +156,12 @@ describe("the import graph", () => {
     expect(edges.filter((e) => e.from.startsWith("app/") && e.to.startsWith("packages/embedded-mongo/"))).toEqual([]);
   });
 
+  it("keeps the XLSX reader a package of its own: packages/xlsx-reader imports nothing of app/ or server/", () => {
+    const reader = edges.filter((e) => e.from.startsWith("packages/xlsx-reader/"));
+    expect(reader.length).toBeGreaterThan(0);
+    expect(reader.filter((e) => !e.to.startsWith("packages/xlsx-reader/"))).toEqual([]);
+  });
+
   it("keeps the data layer free of UI: no model imports a route, a component or React", () => {
     const uiImports = [...graph.keys()]
       .filter((f) => f.startsWith("app/models/"))
