@@ -103,7 +103,7 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
       else process.env.PORTAL_TODAY = savedToday;
       resetConfigForTests();
     });
-    expect(save.outcome).toEqual({ kind: "saved", count: 1 });
+    expect(save.outcome).toMatchObject({ kind: "saved", count: 1 });
     expect(save.changed).toBe(true);
   });
 

@@ -249,7 +249,7 @@ describe("approval keeps the approved figures", () => {
         PREPARER,
         new Date(),
       ),
-    ).toEqual({ kind: "saved", count: 1 });
+    ).toMatchObject({ kind: "saved", count: 1 });
     expect(await dumpVersions()).toEqual(before);
 
     signIn(ADMIN);
