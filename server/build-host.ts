@@ -70,6 +70,11 @@ async function main() {
     // The XLSX reader's worker thread, a module file of its own (packages/xlsx-reader/worker-entry.ts finds it here,
     // beside the host's bundles and from the Remix server's build/server).
     "xlsx-reader-worker": "packages/xlsx-reader/worker.ts",
+    // The other worker threads' modules, found the same way (~/shared/worker-module.server.ts), and the embedded
+    // database's snapshot checker, beside build/host/embedded-mongo.js (packages/embedded-mongo/checksums.ts).
+    "viewer-worker": "app/features/reports-and-financial/viewer-worker.server.ts",
+    "document-text-worker": "app/platform/import/document-text-worker.server.ts",
+    "embedded-mongo-checksums": "packages/embedded-mongo/checksum-worker.ts",
   };
   await build(hostBuildOptions(entryPoints, "build/host"));
   console.log(

@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { DB_GC_FLAGS, DB_MALLOC_ENV, NODE_HARDENING_FLAGS } from "embedded-mongo/process";
+import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { packageScripts, readDockerfile } from "#test/deploy/container-files";
+import { docxToHtml } from "~/features/reports-and-financial/documents-viewer.server";
+import { extractDocumentText } from "~/platform/import/document-text.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { zipOf } from "../packages/xlsx-reader/test-support/zip-bombs";
 
@@ -81,5 +84,35 @@ describe("--disable-proto=throw in every process", () => {
       for await (const _row of readXlsxRowsOnThread(file));
     };
     await expect(read()).rejects.toThrow(/disable-proto/);
+  });
+
+  /** A DOCX whose paragraph has an attribute named __proto__ (mammoth's XML reader sets it on an object). */
+  async function docxNamingProto(): Promise<Buffer> {
+    const zip = new JSZip();
+    zip.file(
+      "[Content_Types].xml",
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ' +
+        'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    );
+    zip.file(
+      "_rels/.rels",
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Target="word/document.xml" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"/></Relationships>',
+    );
+    zip.file(
+      "word/document.xml",
+      '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        '<w:body><w:p __proto__="x"><w:r><w:t>oi</w:t></w:r></w:p></w:body></w:document>',
+    );
+    return zip.generateAsync({ type: "nodebuffer" });
+  }
+
+  it("holds on the viewer's and the explorer's worker threads (module files the process starts): a DOCX tag naming __proto__ throws there", async () => {
+    const file = await docxNamingProto();
+    await expect(docxToHtml(file)).rejects.toThrow(/disable-proto/);
+    await expect(extractDocumentText("docx", file)).rejects.toThrow(/disable-proto/);
   });
 });

@@ -4,21 +4,17 @@
  * memory: past the heap, V8 ends the process with a fatal error, never an exception. On the thread:
  *   1. every compressed part is inflated first, counting and keeping nothing, and the document is refused past
  *      `maxInflatedBytes` (a ZIP's entries; a PDF's FlateDecode streams, found by their `stream` keyword);
- *   2. the caller's code (`body`) then reads it, with a heap of `heapMb` (past it the thread ends with
+ *   2. the caller's worker module (`entry`) then reads it, with a heap of `heapMb` (past it the thread ends with
  *      ERR_WORKER_OUT_OF_MEMORY, the process goes on) and as many MB of ArrayBuffers (PDF.js keeps a decoded
  *      stream whole, off the heap), checked each time the thread yields;
  *   3. the whole run stops at `timeoutMs`.
- * Past any of them the answer is a ThreadLimitError naming the limit. The caller's `body` is plain CommonJS (an `eval`
- * worker: nothing to bundle) defining `async function run(buffer, data)`; it may call `load(name)` (packages resolve
- * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
- * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
- * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what
- * it inflates itself passes `format: null`, and step 1 is left out.
- *
- * streamFromBoundedThread also runs a module file of its own instead of a body (`entry`: the XLSX reader's worker,
- * packages/xlsx-reader/worker.ts): no `eval`, no step 1. It gets `workerData` { bytes, data, limits } and speaks the
- * same messages as `emit` and the end of a body: `{ items }` (then waits for `{ more: true }` before getting a second
- * batch ahead), `{ answer }`, `{ failed, name }`, `{ limit: "memory" }` past `heapMb` of ArrayBuffers.
+ * Past any of them the answer is a ThreadLimitError naming the limit. The thread runs a module file, never text
+ * (no `eval`): `entry`, found with workerModuleFile (~/shared/worker-module.server.ts): its .ts through a dev loader
+ * from the sources, build/host/<name>-worker.js once built. It gets `workerData` { format, bytes, data, limits } and
+ * speaks these messages: `{ progress }`, `{ items }` (streamFromBoundedThread: then waits for `{ more: true }` before
+ * getting a second batch ahead), `{ answer }`, `{ failed, name }`, `{ limit }`. Steps 1 and 2's ArrayBuffer watch are
+ * serveBoundedThread's (~/shared/bounded-thread-worker.server.ts), which the viewer's and the explorer's workers
+ * call; the XLSX reader's worker (packages/xlsx-reader/worker.ts) counts what it inflates itself (`format: null`).
  *
  * The process runs at most MAX_BOUNDED_THREADS of these threads at once, whatever asks for them (see takeThreadSlot).
  */
@@ -130,114 +126,6 @@ export class ThreadFailedError extends Error {
   }
 }
 
-const PRELUDE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const zlib = require("node:zlib");
-const load = createRequire(workerData.from);
-const { format, limits } = workerData;
-class LimitReached extends Error {}
-const progress = (done, total) => parentPort.postMessage({ progress: [done, total ?? null] });
-// Batches handed over and not yet taken by the caller: the body works on the next one meanwhile, never further ahead.
-let unread = 0;
-let resumeEmit = null;
-parentPort.on("message", (message) => {
-  if (!message || !message.more) return;
-  unread--;
-  if (resumeEmit) {
-    const resume = resumeEmit;
-    resumeEmit = null;
-    resume();
-  }
-});
-/** Hands items to the caller (streamFromBoundedThread); resolves once the caller has taken all but this batch. */
-function emit(items) {
-  unread++;
-  parentPort.postMessage({ items });
-  return unread < 2 ? Promise.resolve() : new Promise((resolve) => (resumeEmit = resolve));
-}
-let watching = true;
-const watch = setInterval(() => {
-  if (watching && process.memoryUsage().arrayBuffers > limits.heapMb * 1024 * 1024) {
-    watching = false;
-    parentPort.postMessage({ limit: "memory" });
-  }
-}, 100);
-watch.unref();
-function counter() {
-  let total = 0;
-  return (n) => {
-    total += n;
-    return total > limits.maxInflatedBytes;
-  };
-}
-function drain(stream, over) {
-  return new Promise((resolve, reject) => {
-    stream.on("data", (chunk) => {
-      if (over(chunk.length)) {
-        stream.pause();
-        reject(new LimitReached());
-      }
-    });
-    stream.on("error", resolve); // what it cannot inflate, the reader will not read either
-    stream.on("end", resolve);
-    stream.resume();
-  });
-}
-/** An exceljs cell value as plain data to post back: a result, rich text as its runs' text, a link's text, an error. */
-function plainCell(value) {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== "object" || value instanceof Date) return value;
-  if ("result" in value) return { result: plainCell(value.result) };
-  if (Array.isArray(value.richText)) return { richText: value.richText.map((r) => ({ text: String(r.text ?? "") })) };
-  if ("text" in value) return { text: String(value.text) };
-  if ("error" in value) return { error: String(value.error) };
-  return null;
-}
-async function checkZip(buffer) {
-  const zip = await load("jszip").loadAsync(buffer);
-  const over = counter();
-  for (const file of Object.values(zip.files)) if (!file.dir) await drain(file.internalStream("uint8array"), over);
-}
-async function checkPdf(buffer) {
-  const over = counter();
-  const keyword = Buffer.from("stream");
-  for (let at = buffer.indexOf(keyword); at >= 0; at = buffer.indexOf(keyword, at + keyword.length)) {
-    if (buffer.toString("latin1", at - 3, at) === "end") continue;
-    let start = at + keyword.length;
-    if (buffer[start] === 0x0d) start++;
-    if (buffer[start] === 0x0a) start++;
-    if (start === at + keyword.length) continue;
-    const cmf = buffer[start];
-    const flg = buffer[start + 1];
-    if ((cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0) continue; // not a zlib stream
-    const inflater = zlib.createInflate();
-    const done = drain(inflater, over);
-    inflater.end(buffer.subarray(start)); // inflating stops at the stream's own end
-    try {
-      await done;
-    } finally {
-      inflater.destroy();
-    }
-  }
-}
-`;
-
-const EPILOGUE = `
-(async () => {
-  const buffer = Buffer.from(workerData.bytes.buffer, workerData.bytes.byteOffset, workerData.bytes.byteLength);
-  if (format === "pdf") await checkPdf(buffer);
-  else if (format === "zip") await checkZip(buffer);
-  parentPort.postMessage({ answer: await run(buffer, workerData.data) });
-})().catch((error) =>
-  parentPort.postMessage(
-    error instanceof LimitReached
-      ? { limit: "inflated" }
-      : { failed: String(error && error.message), name: String(error && error.name) },
-  ),
-);
-`;
-
 type ThreadMessage =
   | { answer: unknown }
   | { items: unknown }
@@ -246,7 +134,7 @@ type ThreadMessage =
   | { failed: string; name: string };
 
 /**
- * Runs `body` on `bytes` on a thread of its own within `limits` (see above). `onProgress` is awaited between
+ * Runs the worker module `entry` on `bytes` on a thread of its own within `limits` (see above). `onProgress` is awaited between
  * messages; when it throws, the thread is ended and the error is the answer.
  */
 export async function runOnBoundedThread<T>(options: RunOptions): Promise<T> {
@@ -259,7 +147,7 @@ export async function runOnBoundedThread<T>(options: RunOptions): Promise<T> {
 }
 
 type RunOptions = {
-  body: string;
+  entry: URL;
   format: PackageFormat;
   bytes: Buffer;
   limits: ThreadLimits;
@@ -307,8 +195,8 @@ async function runThread<T>(options: RunOptions): Promise<T> {
   }
 }
 
-/** What the thread runs: a body (evaluated after PRELUDE), or a module file of its own (`entry`, see above). */
-type ThreadCode = { body: string; format: PackageFormat | null } | { entry: URL; format: null };
+/** What the thread runs: a module file (see above); `format: null` leaves step 1 to the module. */
+type ThreadCode = { entry: URL; format: PackageFormat | null };
 
 type ThreadOptions = ThreadCode & {
   bytes: Buffer;
@@ -328,16 +216,14 @@ async function startThread(options: ThreadOptions) {
       stackSizeMb: 4,
     },
   };
-  if ("entry" in options)
-    return new Worker(options.entry, { workerData: { bytes, data: options.data, limits }, ...bounds });
-  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
-  return new Worker(PRELUDE + options.body + EPILOGUE, { eval: true, workerData, ...bounds });
+  const workerData = { format: options.format, bytes, data: options.data, limits };
+  return new Worker(options.entry, { workerData, ...bounds });
 }
 
 type StreamEvent = ThreadMessage | { error: NodeJS.ErrnoException } | { exit: true } | { aborted: true };
 
 /**
- * Runs `body` on `bytes` on a thread of its own within `limits`, giving what the body `emit`s, one batch at a time:
+ * Runs the worker module `entry` on `bytes` on a thread of its own within `limits`, giving what it `emit`s, one batch at a time:
  * the thread gets at most one batch ahead of the caller, and `limits.timeoutMs` counts the time the caller waits
  * for the thread, not the time the caller spends on a batch. Ending the iteration early, or `signal` aborting (its
  * reason is thrown), ends the thread; so does a batch left untaken for `idleMs` (THREAD_IDLE_MS): a slow or stalled

@@ -19,6 +19,8 @@ import { readXlsxRowsOnThread } from "./excel/xlsx-thread.server";
 /** The process runs at most MAX_BOUNDED_THREADS bounded threads at once; the others wait in line. */
 
 const LIMITS = { maxInflatedBytes: 1024 * 1024, heapMb: 64, timeoutMs: 30_000 };
+/** A worker module of the tests' own (bounded-thread-worker.fixture.ts, through tsx). */
+const FIXTURE_WORKER = new URL("./bounded-thread-worker.fixture-dev.mjs", import.meta.url);
 
 async function workbook(rows: unknown[][]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -64,10 +66,9 @@ describe("bounded threads share a process-wide limit", () => {
 
   it("never runs more than the limit when more runs start at once", async () => {
     const seen: number[] = [];
-    const body = `async function run(buffer, { n }) { progress(1, 1); return n * 10; }`;
     const runs = [1, 2, 3, 4, 5].map((n) =>
       runOnBoundedThread<number>({
-        body,
+        entry: FIXTURE_WORKER,
         format: "pdf",
         bytes: Buffer.alloc(0),
         data: { n },
@@ -148,11 +149,11 @@ describe("bounded threads share a process-wide limit", () => {
   });
 
   it("a thread whose caller leaves a batch untaken is ended, and its slot goes to the next in line", async () => {
-    const body = `async function run() { await emit([1]); await emit([2]); await emit([3]); return null; }`;
     const stream = streamFromBoundedThread<number[]>({
-      body,
+      entry: FIXTURE_WORKER,
       format: null,
       bytes: Buffer.alloc(0),
+      data: { batches: [[1], [2], [3]] },
       limits: LIMITS,
       idleMs: 20,
     });

@@ -6,7 +6,11 @@
  * checker found one before where the start failed. A small snapshot is checked by the start itself (`inline`):
  * starting a thread costs more than checking it.
  */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { CHECKED, type ChecksumWorkerData, FAILED } from "./checksum-progress";
 
 /** The snapshot size from which a thread checks (tests lower it: `checkSnapshotsOnThreadFrom`). */
 let threadFrom = 64 * 1024 * 1024;
@@ -14,55 +18,22 @@ export function checkSnapshotsOnThreadFrom(bytes: number): void {
   threadFrom = bytes;
 }
 
-/** Where the checker is: [0] checked up to (a record boundary), [1] the first record that failed (-1: none). */
-const CHECKED = 0;
-const FAILED = 1;
+/** The checker thread's built file (server/build-host.ts writes it beside the bundles, build/host). */
+export const CHECKSUM_WORKER_BUILT = "embedded-mongo-checksums.js";
 
 /**
- * The checker's code, plain CommonJS (an `eval` worker: nothing to resolve or bundle). It reads the file from
- * `offset` in 4 MB chunks into one buffer, checks each record's length and checksum (length, checksum, then the
- * payload, as the journal writes them), and stores how far it got after each chunk.
+ * The checker thread's module file, for `new Worker(file)` (nothing is evaluated from text): running from these
+ * sources (tests, `npm run db`), checksum-worker-dev.mjs beside this module, which loads checksum-worker.ts through
+ * tsx's loader (a worker thread does not inherit it); bundled (build/host/embedded-mongo.js and its chunks), the
+ * built CHECKSUM_WORKER_BUILT beside the bundle.
  */
-const CHECKER_SOURCE = `
-const { workerData } = require("node:worker_threads");
-const fs = require("node:fs");
-const { crc32 } = require("node:zlib");
-const { file, offset, shared } = workerData;
-const progress = new BigInt64Array(shared);
-const SIZE = 4 * 1024 * 1024;
-const fd = fs.openSync(file, "r");
-let buf = Buffer.allocUnsafeSlow(SIZE);
-let base = offset;
-let length = 0;
-let pos = offset;
-let failed = -1;
-for (;;) {
-  const read = fs.readSync(fd, buf, length, buf.length - length, pos);
-  pos += read;
-  length += read;
-  let at = 0;
-  while (at + 8 <= length) {
-    const size = buf.readUInt32LE(at);
-    if (size < 6) { failed = base + at; break; }
-    const end = at + 8 + size;
-    if (end > length) break;
-    if (crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) { failed = base + at; break; }
-    at = end;
-  }
-  if (failed < 0 && read === 0 && at < length) failed = base + at;
-  if (failed >= 0) { Atomics.store(progress, ${FAILED}, BigInt(failed)); break; }
-  Atomics.store(progress, ${CHECKED}, BigInt(base + at));
-  if (read === 0) break;
-  base += at;
-  length -= at;
-  if (length + SIZE > buf.length) {
-    const grown = Buffer.allocUnsafeSlow(length + SIZE);
-    buf.copy(grown, 0, at, at + length);
-    buf = grown;
-  } else buf.copyWithin(0, at, at + length);
+export function checksumWorkerFile(from: string = import.meta.url): URL {
+  const here = path.dirname(fileURLToPath(from));
+  const candidates = [path.join(here, "checksum-worker-dev.mjs"), path.join(here, CHECKSUM_WORKER_BUILT)];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`the snapshot checker's worker is missing (looked for ${candidates.join(", ")})`);
+  return pathToFileURL(file);
 }
-fs.closeSync(fd);
-`;
 
 export class SnapshotChecker {
   /** The checker's progress ([CHECKED], [FAILED]), stored and loaded with Atomics. */
@@ -81,7 +52,8 @@ export class SnapshotChecker {
     this.progress[CHECKED] = BigInt(offset);
     this.progress[FAILED] = -1n;
     if (size < threadFrom) return;
-    this.worker = new Worker(CHECKER_SOURCE, { eval: true, workerData: { file, offset, shared } });
+    const workerData: ChecksumWorkerData = { file, offset, shared };
+    this.worker = new Worker(checksumWorkerFile(), { workerData });
     this.worker.unref();
     this.worker.on("error", (error) => (this.exited = error));
     this.worker.on("exit", () => (this.exited ??= new Error("the snapshot checker stopped")));

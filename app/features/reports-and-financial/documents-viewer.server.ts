@@ -1,7 +1,9 @@
 import { formatAmount } from "~/models/reports.fields";
 import { runOnBoundedThread, ThreadLimitError, takeThreadSlot } from "~/shared/bounded-thread.server";
 import { formatCalendarDate } from "~/shared/dates";
+import { workerModuleFile } from "~/shared/worker-module.server";
 import { DocumentTooLargeError, readDocument } from "./documents-store.server";
+import type { ViewerWorkerData } from "./viewer-worker.server";
 
 /**
  * The portal's online viewer (spec 001 §2 "open in an online viewer"): a stored XLSX becomes HTML
@@ -56,38 +58,10 @@ export const VIEWER_MAX_INFLATED_BYTES = 100 * 1024 * 1024;
 export const VIEWER_HEAP_MB = 256;
 export const VIEWER_TIMEOUT_MS = 30_000;
 
-/** What the thread runs (bounded-thread.server.ts: the parts are inflated and counted before). */
-const CONVERTER_SOURCE = `
-function withSafeLinks(element) {
-  const children = element.children && element.children.map(withSafeLinks);
-  const next = children ? { ...element, children } : { ...element };
-  if (next.type === "hyperlink") {
-    if (!next.anchor && !/^(https?:|mailto:)/i.test(next.href || "")) next.href = "#";
-    next.targetFrame = null;
-  }
-  return next;
+/** The converter thread's module (viewer-worker.server.ts; build/host/viewer-worker.js once built). */
+export function viewerWorkerFile(): URL {
+  return workerModuleFile("viewer-worker.js", "viewer-worker-dev.mjs", import.meta.url);
 }
-async function run(buffer, { kind, maxRows, maxColumns }) {
-  if (kind === "xlsx") {
-    const Excel = load("exceljs");
-    const workbook = new Excel.Workbook();
-    await workbook.xlsx.load(buffer);
-    const sheets = workbook.worksheets.map((sheet) => {
-      const columns = Math.min(sheet.columnCount, maxColumns);
-      const last = Math.min(sheet.rowCount, maxRows);
-      const rows = [];
-      for (let r = 1; r <= last; r++) {
-        const row = sheet.getRow(r);
-        rows.push(Array.from({ length: columns }, (_, c) => plainCell(row.getCell(c + 1).value)));
-      }
-      return { name: sheet.name, rows, truncated: sheet.rowCount > maxRows || sheet.columnCount > maxColumns };
-    });
-    return { sheets };
-  }
-  const result = await load("mammoth").convertToHtml({ buffer }, { transformDocument: withSafeLinks, externalFileAccess: false });
-  return { html: result.value };
-}
-`;
 
 type Converted = { sheets: Array<{ name: string; rows: ExcelCellValue[][]; truncated: boolean }> } | { html: string };
 
@@ -107,11 +81,11 @@ async function convertOnThread(
   const slot = await takeThreadSlot({ signal });
   try {
     return await runOnBoundedThread<Converted>({
-      body: CONVERTER_SOURCE,
+      entry: viewerWorkerFile(),
       format: "zip",
       bytes: Buffer.isBuffer(source) ? source : await source(),
       slot,
-      data: { kind, maxRows: VIEWER_MAX_ROWS, maxColumns: VIEWER_MAX_COLUMNS },
+      data: { kind, maxRows: VIEWER_MAX_ROWS, maxColumns: VIEWER_MAX_COLUMNS } satisfies ViewerWorkerData,
       limits: {
         maxInflatedBytes: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES,
         heapMb: limits.heapMb ?? VIEWER_HEAP_MB,

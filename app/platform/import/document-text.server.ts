@@ -1,6 +1,8 @@
 import type ExcelJS from "exceljs";
 import { runOnBoundedThread, ThreadFailedError, type ThreadLimits } from "~/shared/bounded-thread.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
+import { workerModuleFile } from "~/shared/worker-module.server";
+import type { DocumentTextWorkerData } from "./document-text-worker.server";
 import { csvEncodingOf } from "./readers.server";
 
 /**
@@ -87,66 +89,10 @@ export const DOCUMENT_TEXT_LIMITS: ThreadLimits = {
   timeoutMs: 60_000,
 };
 
-const EXTRACTOR_SOURCE = `
-async function run(buffer, { format, maxChars }) {
-  if (format === "pdf") {
-    const { getDocumentProxy } = load("unpdf");
-    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    const pdf = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false });
-    try {
-      const pages = [];
-      for (let n = 1, length = 0; n <= pdf.numPages && length < maxChars; n++) {
-        const page = await pdf.getPage(n);
-        const content = await page.getTextContent();
-        let text = "";
-        for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\\n" : "");
-        page.cleanup();
-        pages.push(text.slice(0, maxChars + 1));
-        length += text.length;
-        progress(n, pdf.numPages);
-      }
-      return { pages, numPages: pdf.numPages };
-    } finally {
-      await pdf.destroy().catch(() => undefined);
-    }
-  }
-  if (format === "docx") {
-    const { value } = await load("mammoth").extractRawText({ buffer });
-    return { text: value.slice(0, maxChars + 1) };
-  }
-  const Excel = load("exceljs");
-  const { Readable } = require("node:stream");
-  const source = Readable.from([buffer]);
-  const workbook = new Excel.stream.xlsx.WorkbookReader(source, {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    styles: "cache", // tells dates from numbers
-    hyperlinks: "ignore",
-    entries: "emit",
-  });
-  // As the data reader does: a workbook whose xl/workbook.xml comes last has no sheet names yet.
-  workbook.model ??= { sheets: [] };
-  const sheets = [];
-  let rows = 0;
-  let size = 0;
-  try {
-    for await (const worksheet of workbook) {
-      const sheet = { name: typeof worksheet.name === "string" ? worksheet.name : "", rows: [] };
-      sheets.push(sheet);
-      for await (const row of worksheet) {
-        const cells = row.values.slice(1).map(plainCell);
-        sheet.rows.push(cells);
-        size += JSON.stringify(cells).length;
-        if (++rows % 1000 === 0) progress(rows, null);
-        if (size > maxChars * 4) return { sheets, more: true };
-      }
-    }
-    return { sheets, more: false };
-  } finally {
-    source.destroy();
-  }
+/** The extraction thread's module (document-text-worker.server.ts; build/host/document-text-worker.js once built). */
+export function documentTextWorkerFile(): URL {
+  return workerModuleFile("document-text-worker.js", "document-text-worker-dev.mjs", import.meta.url);
 }
-`;
 
 type PdfPages = { pages: string[]; numPages: number };
 type WorkbookCells = { sheets: Array<{ name: string; rows: ExcelJS.CellValue[][] }>; more: boolean };
@@ -155,10 +101,10 @@ type WorkbookCells = { sheets: Array<{ name: string; rows: ExcelJS.CellValue[][]
 async function threadText<T>(format: "pdf" | "docx" | "xlsx", bytes: Buffer, progress?: ExtractionProgress) {
   try {
     return await runOnBoundedThread<T>({
-      body: EXTRACTOR_SOURCE,
+      entry: documentTextWorkerFile(),
       format: format === "pdf" ? "pdf" : "zip",
       bytes,
-      data: { format, maxChars: MAX_DOCUMENT_CHARS },
+      data: { format, maxChars: MAX_DOCUMENT_CHARS } satisfies DocumentTextWorkerData,
       limits: DOCUMENT_TEXT_LIMITS,
       onProgress: progress,
     });
