@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { amountOf } from "~/features/forecast/excel.server";
-import { readPastedBlock } from "~/features/forecast/forecast-grid-rules";
+import { readPastedBlock } from "~/features/forecast/grid-paste";
 import { PROFILE_WEIGHT_RULE, profileWeightOf } from "~/features/forecast/profiles/profile-form";
 import { forecastTemplate } from "~/features/forecast/upload-template";
 import { checkFigure, HR_FIGURE_FIELDS, HR_FIGURE_RULES } from "~/features/hr/figures";

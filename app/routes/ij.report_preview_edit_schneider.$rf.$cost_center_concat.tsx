@@ -10,14 +10,14 @@ import {
   useFetcher,
   useLoaderData,
 } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { lazy, Suspense, useCallback, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { CellHistoryNoScript } from "~/features/forecast/cell-history-noscript";
+import { cellHistoryHtml } from "~/features/forecast/cell-history-noscript.server";
 import { markCommentedCells } from "~/features/forecast/comments.server";
 import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
@@ -38,6 +38,7 @@ import {
   saveReview,
   startReview,
 } from "~/features/forecast/review.server";
+import { reviewPageTexts, reviewStateNotice } from "~/features/forecast/review-page-texts";
 import { useTouchScreen } from "~/features/forecast/use-touch-screen";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
@@ -48,8 +49,9 @@ import { portalToday } from "~/shared/clock.server";
 import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { readLimitedText } from "~/shared/request-body.server";
 import { Alert } from "~/shared/ui/alert";
-import { Dialog } from "~/shared/ui/dialog";
-import { uiTexts } from "~/shared/ui/texts";
+
+// Leaving with unsaved changes and the save under way: dialogs only a running page opens.
+const ReviewDialogs = lazy(() => import("~/features/forecast/review-dialogs"));
 
 /** A cycle action's form: an intent and a comment of at most a few thousand characters. */
 const CYCLE_FORM_MAX_BYTES = 64 * 1024;
@@ -114,7 +116,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     cycle,
     cycleDone: done.success ? cycleAnswerTexts.done[done.data] : null,
     loadedAt: Date.now(),
-    openedHistory,
+    // Worded here, so that the page's script carries none of these texts.
+    factsLine: reviewPageTexts.facts(review.facts.anchor, review.facts.editMonth, review.facts.from, review.facts.to),
+    stateNotice: reviewStateNotice(review),
+    noData: reviewPageTexts.noData,
+    openedHistory: openedHistory && cellHistoryHtml(openedHistory),
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };
 }
@@ -237,7 +243,7 @@ export default function ForecastReviewPage() {
         </h1>
         <p className="forecast-review__facts">
           {page.costCenter.level_descr ? `${page.costCenter.level_descr} · ` : ""}
-          {gridTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
+          {page.factsLine}
         </p>
       </header>
       {page.cycleDone && !cycleError ? <Alert tone="success">{page.cycleDone}</Alert> : null}
@@ -246,14 +252,8 @@ export default function ForecastReviewPage() {
         <Alert tone="info">
           {cycleTexts.frozen(page.costCenter.cost_center_concat, page.rf, page.cycle.shown.label)}
         </Alert>
-      ) : page.open && page.canWrite ? (
-        <Alert tone="info">{gridTexts.openNotice(page.facts.editMonth, page.facts.lastEditDay)}</Alert>
-      ) : page.open ? (
-        <Alert tone="info">{gridTexts.readOnlyNotice}</Alert>
       ) : (
-        <Alert tone="warning">
-          {gridTexts.lockedNotice(page.facts.editMonth, page.editWindow === "upcoming" ? "upcoming" : "closed")}
-        </Alert>
+        <Alert tone={page.stateNotice.tone}>{page.stateNotice.text}</Alert>
       )}
       {page.grid.editable ? (
         <noscript>
@@ -280,7 +280,7 @@ export default function ForecastReviewPage() {
         </>
       )}
       {empty ? (
-        <Alert tone="info">{gridTexts.noData}</Alert>
+        <Alert tone="info">{page.noData}</Alert>
       ) : (
         <ForecastGrid
           // Another review is another grid; a reload of the same one keeps it (loadedAt resets its values in place).
@@ -303,27 +303,21 @@ export default function ForecastReviewPage() {
         />
       )}
       <SaveViewForm />
-      {page.openedHistory ? <CellHistoryNoScript history={page.openedHistory} /> : null}
-      <Dialog
-        open={blocker.state === "blocked"}
-        onOpenChange={(open) => !open && blocker.reset?.()}
-        title={gridTexts.leaveTitle}
-        description={gridTexts.leavePrompt(pending)}
-        footer={
-          <>
-            <button type="button" className="button button--secondary" onClick={() => blocker.reset?.()}>
-              {gridTexts.stay}
-            </button>
-            <button type="button" className="button button--danger" onClick={() => blocker.proceed?.()}>
-              {gridTexts.leave}
-            </button>
-          </>
-        }
-      />
-      {/* While saving (spec 001: "Salvando Dados..."); the save is then confirmed by the portal's toast. */}
-      <Dialog open={saving} dismissible={false} title={uiTexts.savingData}>
-        <div className="forecast-review__spinner" aria-hidden="true" />
-      </Dialog>
+      {page.openedHistory ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the loader's HTML of the opened cell's history (cell-history-noscript.server.tsx)
+        <noscript dangerouslySetInnerHTML={{ __html: page.openedHistory }} />
+      ) : null}
+      {blocker.state === "blocked" || saving ? (
+        <Suspense fallback={null}>
+          <ReviewDialogs
+            leaving={blocker.state === "blocked"}
+            pending={pending}
+            onStay={() => blocker.reset?.()}
+            onLeave={() => blocker.proceed?.()}
+            saving={saving}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

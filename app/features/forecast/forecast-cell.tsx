@@ -1,18 +1,21 @@
-import { useEffect, useRef } from "react";
+import type { ReactNode } from "react";
 import { CELL_FRAGMENT } from "~/shared/cell-link";
-import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
+import { formatPtBr2 } from "~/shared/numbers";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
 import { gridTexts } from "./grid-texts";
 import type { Editing } from "./use-forecast-edits";
 
 /**
- * A month's or an annual total's cell, and the editor a forecast cell opens in place. Cells are drawn by a plain
- * function, not a component: the grid has thousands and each carries as little as it can.
+ * A month's or an annual total's cell, and the editor a forecast cell opens in place (its input: grid-edit-keys.tsx,
+ * loaded with the grid's editing code). Cells are drawn by a plain function, not a component: the grid has thousands
+ * and each carries as little as it can.
  */
 
 export type CommitEdit = (text: string, move: [number, number] | null) => void;
 export type CancelEdit = (reason: "escape" | "invalid") => void;
+/** The input of the cell being typed in (`label`: its row and column). */
+export type CellEditorView = (editing: Editing, label: string) => ReactNode;
 
 export type ValueCellProps = {
   row: GridRow;
@@ -38,8 +41,7 @@ export type ValueCellProps = {
   conflict: string | undefined;
   /** The editor's state when this cell is being typed in. */
   editing: Editing | null;
-  onCommit: CommitEdit;
-  onCancel: CancelEdit;
+  editor: CellEditorView;
 };
 
 export function valueCell(p: ValueCellProps) {
@@ -61,12 +63,7 @@ export function valueCell(p: ValueCellProps) {
   if (p.editing) {
     return (
       <div key={column.id} role="gridcell" className={`${classes} is-editing`} style={pinnedStyle(column)}>
-        <CellEditor
-          editing={p.editing}
-          label={`${row.label}, ${column.header}`}
-          onCommit={p.onCommit}
-          onCancel={p.onCancel}
-        />
+        {p.editor(p.editing, `${row.label}, ${column.header}`)}
       </div>
     );
   }
@@ -83,64 +80,5 @@ export function valueCell(p: ValueCellProps) {
     >
       {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}
     </div>
-  );
-}
-
-/** The text input of a cell being edited: Enter and Tab commit and move on, Escape drops, leaving keeps a number. */
-export function CellEditor({
-  editing,
-  label,
-  onCommit,
-  onCancel,
-}: {
-  editing: Editing;
-  label: string;
-  onCommit: CommitEdit;
-  onCancel: CancelEdit;
-}) {
-  const input = useRef<HTMLInputElement>(null);
-  const done = useRef(false);
-  useEffect(() => {
-    const element = input.current;
-    if (!element) return;
-    done.current = false;
-    element.focus();
-    // A typed first character replaces the value; double-click, Enter and F2 select it for overwriting.
-    if (editing.text.length === 1 && !editing.error) element.setSelectionRange(1, 1);
-    else element.select();
-  }, [editing.text, editing.error]);
-  const finish = (move: [number, number] | null) => {
-    done.current = true;
-    onCommit(input.current?.value ?? "", move);
-  };
-  return (
-    <input
-      ref={input}
-      className="forecast-grid__input"
-      defaultValue={editing.text}
-      inputMode="decimal"
-      aria-label={label}
-      aria-invalid={editing.error || undefined}
-      onKeyDown={(event) => {
-        if (event.key === "Enter") {
-          event.preventDefault();
-          finish([event.shiftKey ? -1 : 1, 0]);
-        } else if (event.key === "Tab") {
-          event.preventDefault();
-          finish([0, event.shiftKey ? -1 : 1]);
-        } else if (event.key === "Escape") {
-          event.preventDefault();
-          done.current = true;
-          onCancel("escape");
-        }
-      }}
-      onBlur={() => {
-        // Leaving the cell keeps a valid value; an invalid one is dropped (the message stays).
-        if (done.current) return;
-        const parsed = parsePtBrNumber(input.current?.value ?? "");
-        if (parsed.ok) finish(null);
-        else onCancel("invalid");
-      }}
-    />
   );
 }

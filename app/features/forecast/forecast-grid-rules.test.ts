@@ -6,13 +6,11 @@ import {
   editedLines,
   gridRows,
   initialValues,
-  parseTsv,
-  planPaste,
-  readPastedBlock,
   sumValues,
   type WindowRecord,
   yearSums,
 } from "./forecast-grid-rules";
+import { parseTsv, planPaste, readPastedBlock } from "./grid-paste";
 import { applyPercent, readPercent, takesMassChange } from "./mass-change";
 import { annualTotals } from "./release-points";
 

@@ -302,8 +302,7 @@ function GridTable({
             gridReadOnly={!editable}
             conflicts={conflicts}
             edits={edits}
-            onCommit={keys.commit}
-            onCancel={keys.cancelEditing}
+            editor={keys.editor}
           />
         </div>
       </div>

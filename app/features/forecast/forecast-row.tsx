@@ -1,5 +1,5 @@
 import { memo, useMemo } from "react";
-import { type CancelEdit, type CommitEdit, valueCell } from "./forecast-cell";
+import { type CellEditorView, valueCell } from "./forecast-cell";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import { type AccountLine, type ForecastGridPayload, type GridRow, yearSums } from "./forecast-grid-rules";
 import { gridTexts } from "./grid-texts";
@@ -37,8 +37,7 @@ type RowViewProps = {
   anchor: number | undefined;
   conflicts: ReadonlyMap<number, string> | undefined;
   editing: Editing | null;
-  onCommit: CommitEdit;
-  onCancel: CancelEdit;
+  editor: CellEditorView;
 };
 
 function labelCell(row: GridRow, column: ColumnView, edited: boolean) {
@@ -111,8 +110,7 @@ export const ForecastRow = memo(function ForecastRow(p: RowViewProps) {
           anchor: isMonth && p.anchor === meta.index,
           conflict: isMonth ? p.conflicts?.get(meta.index) : undefined,
           editing: editing && editing.column === c ? editing : null,
-          onCommit: p.onCommit,
-          onCancel: p.onCancel,
+          editor: p.editor,
         });
       })}
     </div>
@@ -145,8 +143,7 @@ export function GridBody({
   gridReadOnly,
   conflicts,
   edits,
-  onCommit,
-  onCancel,
+  editor,
 }: {
   rows: readonly GridRow[];
   columns: ColumnView[];
@@ -156,8 +153,7 @@ export function GridBody({
   gridReadOnly: boolean;
   conflicts: readonly ConflictMark[];
   edits: Pick<ForecastEdits, "values" | "original" | "sums" | "edited" | "editing">;
-  onCommit: CommitEdit;
-  onCancel: CancelEdit;
+  editor: CellEditorView;
 }) {
   const { months, totals, firstForecastIndex, variance } = payload;
   const marks = useLineMarks(accounts, months, conflicts);
@@ -195,8 +191,7 @@ export function GridBody({
             anchor={isAccount && payload.focus?.line === row.line ? payload.focus.month : undefined}
             conflicts={isAccount ? marks.conflicts.get(row.line) : undefined}
             editing={isEditing ? editing : null}
-            onCommit={onCommit}
-            onCancel={onCancel}
+            editor={editor}
           />
         );
       })}

@@ -1,5 +1,6 @@
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
+import { gridEditTexts } from "./edit-texts";
 import { gridTexts } from "./grid-texts";
 import type { ConflictMark, Notice } from "./use-forecast-edits";
 
@@ -42,7 +43,7 @@ export function GridToolbar({
   const history = (
     <>
       <button type="button" className="button button--secondary" disabled={!historyOn} onClick={onHistory}>
-        {gridTexts.history}
+        {gridEditTexts.history}
       </button>
       <button type="button" className="button button--secondary" disabled={!onComments} onClick={onComments}>
         {gridTexts.comments}
@@ -53,10 +54,10 @@ export function GridToolbar({
   return (
     <div className="forecast-grid__toolbar" role="toolbar" aria-label={caption}>
       <button type="button" className="button button--primary" disabled={pending === 0 || saving} onClick={onSave}>
-        {pending > 0 ? gridTexts.saveCount(pending) : gridTexts.save}
+        {pending > 0 ? gridEditTexts.saveCount(pending) : gridEditTexts.save}
       </button>
       <button type="button" className="button button--secondary" disabled={pending === 0 || saving} onClick={onUndoAll}>
-        {gridTexts.undoAll}
+        {gridEditTexts.undoAll}
       </button>
       <button
         type="button"
@@ -64,14 +65,14 @@ export function GridToolbar({
         disabled={saving || undoDepth === 0}
         onClick={onUndoLast}
       >
-        {gridTexts.undoLast}
+        {gridEditTexts.undoLast}
       </button>
       <button type="button" className="button button--secondary" disabled={!onSpread || saving} onClick={onSpread}>
-        {gridTexts.spread}
+        {gridEditTexts.spread}
       </button>
       {history}
       <span className="forecast-grid__pending" aria-live="polite">
-        {pending > 0 ? gridTexts.pending(pending) : gridTexts.noPending}
+        {pending > 0 ? gridEditTexts.pending(pending) : gridEditTexts.noPending}
       </span>
     </div>
   );
@@ -106,10 +107,10 @@ export function GridNotices({
             </ul>
             <div className="forecast-grid__conflict-actions">
               <button type="button" className="button button--secondary" onClick={() => onResolve("useCurrent")}>
-                {gridTexts.useCurrent}
+                {gridEditTexts.useCurrent}
               </button>
               <button type="button" className="button button--secondary" onClick={() => onResolve("keepMine")}>
-                {gridTexts.keepMine}
+                {gridEditTexts.keepMine}
               </button>
             </div>
           </Alert>

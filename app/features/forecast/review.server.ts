@@ -43,6 +43,7 @@ import { createToastHeaders } from "~/shared/toast.server";
 import { uiTexts } from "~/shared/ui/texts";
 import { lockMessage } from "./cycle/server-texts";
 import { reviewPath } from "./forecast-filter";
+import type { ReviewFacts } from "./review-page-texts";
 import { forecastTexts } from "./texts";
 
 /** The audit trail's names of a grid save (the dataset is the round trip's, excel.server.ts FORECAST_DATASET). */
@@ -155,7 +156,7 @@ export function reviewRefusal(refusal: ReviewRefusal): Response {
   });
 }
 
-export type ReviewFacts = { anchor: string; editMonth: string; from: string; to: string; lastEditDay: string };
+export type { ReviewFacts };
 
 function factsOf(calendar: ScenarioCalendar): ReviewFacts {
   const afterEdit = monthStartDate(calendar.editMonth + 1);

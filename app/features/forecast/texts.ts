@@ -7,10 +7,14 @@
  */
 
 import { gridDialogTexts } from "./dialog-texts";
+import { gridEditTexts } from "./edit-texts";
 import { gridTexts, plural } from "./grid-texts";
+import { reviewPageTexts } from "./review-page-texts";
 
 export const forecastTexts = {
   ...gridTexts,
+  ...gridEditTexts,
+  ...reviewPageTexts,
   ...gridDialogTexts,
   // The filter (spec 001 §2: "select Period and Cost Center (searchable). Generate Review … The breadcrumb Filtering")
   period: "Period",

@@ -8,8 +8,6 @@ import {
   editedLines,
   type ForecastGridPayload,
   initialValues,
-  planPaste,
-  readPastedBlock,
   sumValues,
 } from "./forecast-grid-rules";
 import { gridTexts } from "./grid-texts";
@@ -17,7 +15,7 @@ import { gridTexts } from "./grid-texts";
 /**
  * The grid's edits: the values per account (a change replaces only its account's array, so only that row and the
  * totals render again), the undo steps, the cell being typed in, the notice under the toolbar and the open dialog;
- * editing, paste, mass change, restore and undo all go through one `apply` that records an undo step.
+ * editing, paste (grid-edit-keys.ts), mass change, restore and undo all go through one `apply` that records an undo step.
  */
 
 /** A cell the last save refused because someone else changed it. */
@@ -155,31 +153,6 @@ function conflictCells(
   });
 }
 
-/** What a pasted block changes: the cells from `start` that may change (`editableCell`), or why nothing does. */
-function pasteChanges(
-  text: string,
-  start: Position,
-  size: { rows: number; columns: number },
-  editableCell: (row: number, column: number) => Cell | null,
-): { ok: true; changes: CellValue[]; notice: string } | { ok: false; notice: string } {
-  const block = readPastedBlock(text);
-  if (!block.ok) {
-    return {
-      ok: false,
-      notice:
-        block.reason === "tooLarge"
-          ? gridTexts.pasteTooLarge(50_000)
-          : gridTexts.pasteNotNumber(block.text, block.line, block.column),
-    };
-  }
-  const plan = planPaste(block.values, start, size, (r, c) => editableCell(r, c) !== null);
-  return {
-    ok: true,
-    changes: plan.targets.map((t) => ({ ...(editableCell(t.row, t.column) as Cell), value: t.value })),
-    notice: gridTexts.pasted(plan.targets.length, plan.skipped, plan.outside),
-  };
-}
-
 /** A mass change of one month: every value it takes (`change` gives null for one it leaves). */
 function massChanges(values: Values, month: number, change: (value: number) => number | null): CellValue[] {
   const updates: CellValue[] = [];
@@ -238,20 +211,6 @@ export function useForecastEdits(input: ForecastEditsInput) {
     setNotice(null);
   };
 
-  /** A block pasted at `start` (null: not on a cell), saying what was taken. */
-  const paste = (
-    text: string,
-    start: Position | null,
-    size: { rows: number; columns: number },
-    editableCell: (row: number, column: number) => Cell | null,
-  ) => {
-    if (!start) return setNotice({ tone: "error", text: gridTexts.pasteNoCell });
-    setEditing(null);
-    const result = pasteChanges(text, start, size, editableCell);
-    if (result.ok) apply(result.changes);
-    setNotice({ tone: result.ok ? "info" : "error", text: result.notice });
-  };
-
   const applyMassChange = (month: number, change: (value: number) => number | null) => {
     const updates = massChanges(latest.current, month, change);
     apply(updates);
@@ -303,7 +262,6 @@ export function useForecastEdits(input: ForecastEditsInput) {
     apply,
     undoLast: v.undoLast,
     undoAll,
-    paste,
     applyMassChange,
     applySpread,
     toSave,

@@ -22,7 +22,8 @@ import {
 import { type Month, monthKey, monthLabel, monthOf, monthStartDate } from "~/shared/months";
 import { ACCOUNTS, insertScenario } from "../fixtures";
 import { reviewPath } from "../forecast-filter";
-import { changedCells, initialValues, planPaste } from "../forecast-grid-rules";
+import { changedCells, initialValues } from "../forecast-grid-rules";
+import { planPaste } from "../grid-paste";
 import { applyPercent } from "../mass-change";
 import { parseScenario, scenarioCalendar } from "../release-points";
 import { forecastTexts } from "../texts";

@@ -32,7 +32,8 @@ import {
 import { monthKey, monthLabel } from "~/shared/months";
 import { runInRequestScope } from "~/shared/request-scope.server";
 import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario } from "../fixtures";
-import { changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
+import { changedCells, initialValues } from "../forecast-grid-rules";
+import { planPaste, readPastedBlock } from "../grid-paste";
 import { applyPercent } from "../mass-change";
 import { parseScenario, scenarioCalendar } from "../release-points";
 import { sendForecastReminders } from "./reminder.server";
