@@ -1058,16 +1058,17 @@ test("Distribuir total with a base: the previous RF where it has months, the res
   // 1.300,00 / 13 in each month without a base.
   expect(await rows.filter({ hasText: `01/${YEAR + 1}` }).innerText()).toContain("100,00");
 
-  // The stored profile, picked from its list: 1.450,00 over weights summing 14,5.
+  // The stored profile, picked from its list: 1.595,00 over weights summing 14,5 (110,00 a unit; not the 100,00 an
+  // earlier test of this file saved in every month, so each of the 13 cells changes).
   await dialog.getByRole("radio", { name: forecastTexts.spreadModes.perfil }).check();
   await dialog.getByRole("combobox", { name: spreadBaseTexts.profileLabel }).selectOption({ label: PROFILE });
-  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.450,00");
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.595,00");
   await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
   await rows
     .filter({ hasText: `12/${YEAR}` })
-    .filter({ hasText: "250,00" })
+    .filter({ hasText: "275,00" })
     .waitFor();
-  expect(await rows.filter({ hasText: `11/${YEAR}` }).innerText()).toContain("100,00");
+  expect(await rows.filter({ hasText: `11/${YEAR}` }).innerText()).toContain("110,00");
   expect(await dialog.getByText(spreadBaseTexts.unbased([`01/${YEAR + 1}`, `02/${YEAR + 1}`])).count()).toBe(0);
   await dialog.getByRole("button", { name: forecastTexts.apply }).click();
   await dialog.waitFor({ state: "detached" });
