@@ -10,7 +10,7 @@ import {
   useFetcher,
   useLoaderData,
 } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
@@ -50,8 +50,10 @@ import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { readLimitedText } from "~/shared/request-body.server";
 import { Alert } from "~/shared/ui/alert";
 
-// Leaving with unsaved changes and the save under way: dialogs only a running page opens.
-const ReviewDialogs = lazy(() => import("~/features/forecast/review-dialogs"));
+// Leaving with unsaved changes and the save under way: dialogs only a running page opens, fetched once it runs (a
+// save's "Salvando Dados..." must not wait for its code).
+const loadReviewDialogs = () => import("~/features/forecast/review-dialogs");
+const ReviewDialogs = lazy(loadReviewDialogs);
 
 /** A cycle action's form: an intent and a comment of at most a few thousand characters. */
 const CYCLE_FORM_MAX_BYTES = 64 * 1024;
@@ -176,6 +178,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 const NO_CONFLICTS: ConflictMark[] = [];
 
 export default function ForecastReviewPage() {
+  useEffect(() => void loadReviewDialogs(), []);
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const cycleError = actionData && "cycleError" in actionData ? actionData.cycleError : null;

@@ -222,6 +222,8 @@ describe("the consolidated forecast", () => {
     await page.getByLabel(consolidatedTexts.saveName).fill("E2E depois da aprovação");
     await page.getByRole("button", { name: consolidatedTexts.saveButton, exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/ij/forecast_versoes");
+    // The address changes before the list is drawn: its sections' headings are waited for, then read.
+    await page.locator("section.versions h2").nth(1).waitFor();
     expect(await page.locator("section.versions h2").allInnerTexts()).toEqual([
       versionTexts.companyTitle,
       versionTexts.approvalsTitle,

@@ -75,6 +75,8 @@ async function waitForGrid(page: Page) {
     const row = document.querySelector(".forecast-grid__body [role=row]");
     return row !== null && Object.keys(row).some((key) => key.startsWith("__reactFiber$"));
   });
+  // And its keys: the editing code loads once the grid is in the browser (grid-edit-keys.tsx).
+  await page.locator(".forecast-grid__scroll[data-keys=ready]").waitFor();
 }
 
 /** The grid cell of an account (or group/total row, by its exact label) in a month ("m_YYYY-MM") or total ("y_YYYY") column. */

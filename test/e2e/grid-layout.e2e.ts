@@ -166,6 +166,8 @@ test("phone with a touch screen: the forecast grid starts near the top, and a do
       const row = document.querySelector(".forecast-grid__body [role=row]");
       return row !== null && Object.keys(row).some((key) => key.startsWith("__reactFiber$"));
     });
+    // And its keys and editor, loaded once the grid is in the browser (grid-edit-keys.tsx).
+    await page.locator(".forecast-grid__scroll[data-keys=ready]").waitFor();
     // The keyboard help and the Excel tools are folded away (closed, but one tap opens them).
     await expect.poll(() => page.getByText(forecastTexts.keyboardHelp).isVisible()).toBe(false);
     expect(await page.getByText(forecastTexts.moreOptions).isVisible()).toBe(true);

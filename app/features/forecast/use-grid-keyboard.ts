@@ -108,6 +108,8 @@ function useEditKeys(context: GridEditContext) {
     loading.current = load;
     load.then((m) => {
       code.current = m;
+      // The grid's scroll area says its keys now work (a test, or a style, can wait on it).
+      latest.current.scroller.current?.setAttribute("data-keys", "ready");
     });
   }, []);
   const run = useCallback((use: (m: EditKeys, g: GridEditContext) => void) => {
