@@ -60,6 +60,7 @@ async function downloaded(
 let csvId = "";
 let xlsxId = "";
 let otherId = "";
+let datedId = "";
 beforeAll(async () => {
   const db = await testDb.db();
   await grantPermission(db, "centro@example.com", "USER GOLD", ["Loja Centro"]);
@@ -68,6 +69,14 @@ beforeAll(async () => {
   xlsxId = await stored("rh.xlsx", await xlsxBuffer([header, ...ROWS]));
   // Nothing of HR in it (a CPF-shaped column would make it an HR file: hr-file-class.test.ts).
   otherId = await stored("outro.csv", "sku;valor\nA;10\n");
+  // A workbook of HR people in a layout of its own, with a date cell (Excel keeps a day).
+  datedId = await stored(
+    "rh-admissoes.xlsx",
+    await xlsxBuffer([
+      ["filial", "nome", "cpf", "admissao"],
+      ["Loja Centro", "Ana", "529.982.247-25", new Date(Date.UTC(2024, 2, 15))],
+    ]),
+  );
 });
 
 describe("an HR upload downloaded from the repository", () => {
@@ -90,6 +99,16 @@ describe("an HR upload downloaded from the repository", () => {
       expect(text).not.toMatch(/529\.982\.247-25|Loja Norte|111\.444\.777-35/);
     });
   }
+
+  it("a date cell reads as the portal writes a day (DD/MM/yyyy), not as ISO text", async () => {
+    const { status, text } = await downloaded(datedId, { email: "admin@example.com", type: "SYSTEM ADMIN" });
+    expect(status).toBe(200);
+    const rows = text
+      .replace(/^\uFEFF/, "")
+      .split("\r\n")
+      .filter(Boolean);
+    expect(rows).toEqual(["filial;nome;cpf;admissao", "Loja Centro;Ana;***.982.247-**;15/03/2024"]);
+  });
 
   it("an account of every branch gets every row, still masked", async () => {
     const { text } = await downloaded(csvId, { email: "admin@example.com", type: "SYSTEM ADMIN" });

@@ -12,6 +12,7 @@ import { extensionOf, openReadStream } from "~/services/storage.server";
 import { ThreadBusyError } from "~/shared/bounded-thread.server";
 import { maskCpfsInText, maskCpfValue } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
+import { formatCalendarDate } from "~/shared/dates";
 import { ID_HEADER, ORIGINAL_HEADER, portalHeaderOf, REVISION_HEADER } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
@@ -234,7 +235,10 @@ function rowInScope(cells: readonly string[], layout: HrFileLayout, scope: Branc
 function shownCells(source: readonly CellValue[], texts: readonly string[], layout: HrFileLayout): string[] {
   return texts.map((text, k) => {
     if (text === "") return text;
-    if (layout.cpf.has(k)) return String(maskCpfValue(source[layout.indexes[k]]));
+    const value = source[layout.indexes[k]];
+    // A date cell names a day (stored as midnight UTC): shown as the portal writes a day.
+    if (value instanceof Date) return formatCalendarDate(value);
+    if (layout.cpf.has(k)) return String(maskCpfValue(value));
     return maskCpfsInText(text);
   });
 }
