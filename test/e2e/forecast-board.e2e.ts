@@ -19,23 +19,22 @@ const FIRST = "CC9401 - Quadro Primeiro";
 const SECOND = "CC9402 - Quadro Segundo";
 const OWN = "CC9403 - Quadro do Revisor";
 
-test.scoped({
-  appEnv: { PORTAL_TODAY: `${YEAR}-02-15` },
-  appSetup: {
-    run: (app) =>
-      withDb(app, async (db) => {
-        const at = new Date(Date.now() - 60_000);
-        for (const cc of [FIRST, SECOND, OWN]) await insertScenario(db, RF, cc);
-        await assignPreparer(db, "gold@demo.local", FIRST, SECOND);
-        await assignPreparer(db, "sysadmin@demo.local", OWN);
-        for (const [cc, by] of [
-          [FIRST, "gold@demo.local"],
-          [SECOND, "gold@demo.local"],
-          [OWN, "sysadmin@demo.local"],
-        ])
-          await db.collection(FORECAST_CYCLE).insertOne({
-            rf: RF,
-            cost_center_concat: cc,
+/** Three submitted cost centres of RF2, two the planner prepares and one the administrator does. */
+async function submitted(app: Parameters<typeof withDb>[0]) {
+  await withDb(app, async (db) => {
+    const at = new Date(Date.now() - 60_000);
+    for (const cc of [FIRST, SECOND, OWN]) await insertScenario(db, RF, cc);
+    await assignPreparer(db, "gold@demo.local", FIRST, SECOND);
+    await assignPreparer(db, "sysadmin@demo.local", OWN);
+    for (const [cc, by] of [
+      [FIRST, "gold@demo.local"],
+      [SECOND, "gold@demo.local"],
+      [OWN, "sysadmin@demo.local"],
+    ])
+      await db.collection(FORECAST_CYCLE).updateOne(
+        { rf: RF, cost_center_concat: cc },
+        {
+          $set: {
             state: "submitted",
             changed_at: at,
             changed_by: by,
@@ -43,15 +42,21 @@ test.scoped({
             submitted_by: by,
             submitted_at: at,
             preparers_at_submission: [by],
-          });
-      }),
-  },
-});
+          },
+        },
+        { upsert: true },
+      );
+  });
+}
+
+// The server of the review's other browser tests (pinned to 15 February); the data is added by the test itself.
+test.scoped({ appEnv: { PORTAL_TODAY: `${YEAR}-02-15` } });
 
 test("a reviewer approves several submitted cost centres from the board at once; each is decided on its own", async ({
   browser,
   app,
 }) => {
+  await submitted(app);
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "sysadmin@demo.local");
     await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(RF)}&estado=submitted`);
