@@ -2,7 +2,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import {
   Link,
-  type Params,
   type ShouldRevalidateFunction,
   useActionData,
   useBeforeUnload,
@@ -12,51 +11,31 @@ import {
 } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
-import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
+import { loadReviewPage, readCycleForm } from "~/features/forecast/review-page.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { cellHistoryHtml } from "~/features/forecast/cell-history-noscript.server";
-import { markCommentedCells } from "~/features/forecast/comments.server";
-import { markChangedCells } from "~/features/forecast/cycle/changes.server";
-import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
+import { takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
-import { cycleAnswerTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
-import { FORECAST_DATASET } from "~/features/forecast/excel.server";
-import { commentPath, filterPath, historyPath, reviewPath, spreadPath } from "~/features/forecast/forecast-filter";
+import { commentPath, historyPath, reviewPath, spreadPath } from "~/features/forecast/forecast-filter";
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { gridTexts } from "~/features/forecast/grid-texts";
-import { openedCellHistory, openOnCell } from "~/features/forecast/open-cell.server";
-import {
-  loadReviewGrid,
-  resolveReview,
-  reviewRefusal,
-  type SaveReply,
-  saveReview,
-  startReview,
-} from "~/features/forecast/review.server";
-import { reviewPageTexts, reviewStateNotice } from "~/features/forecast/review-page-texts";
+import { resolveReview, reviewRefusal, type SaveReply, saveReview } from "~/features/forecast/review.server";
 import { useTouchScreen } from "~/features/forecast/use-touch-screen";
-import { parseVarianceColumns } from "~/features/forecast/variance";
-import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
 import { SaveViewForm } from "~/features/saved-views/save-view-form";
 import { messages } from "~/messages";
-import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import { portalToday } from "~/shared/clock.server";
-import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
-import { readLimitedText } from "~/shared/request-body.server";
+import { ExcelPanel } from "~/shared/excel/panel";
 import { Alert } from "~/shared/ui/alert";
 
 // Leaving with unsaved changes and the save under way: dialogs only a running page opens, fetched once it runs (a
 // save's "Salvando Dados..." must not wait for its code).
 const loadReviewDialogs = () => import("~/features/forecast/review-dialogs");
 const ReviewDialogs = lazy(loadReviewDialogs);
-
-/** A cycle action's form: an intent and a comment of at most a few thousand characters. */
-const CYCLE_FORM_MAX_BYTES = 64 * 1024;
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   {
@@ -72,63 +51,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request);
-  const start = startReview(params, user);
-  if (!start.ok) return notFound(start.message, params);
-  const today = portalToday();
-  const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
-  const url = new URL(request.url);
-  // Every read of the page starts in this turn, the cost centre's record and the read rule's among them, so that they
-  // reach the database as one command (app/models/reads-together.server.ts); a cost centre without records is a 404
-  // all the same, one the user may not read the portal's 403: nothing else read is answered.
-  const reading = loadReviewGrid(start.review, today, canWrite, parseVarianceColumns(url.searchParams));
-  const grid = reading.then((r) => r.grid);
-  const [found, review, excelState, { view: cycle, changedCells }] = await Promise.all([
-    start.found,
-    reading,
-    excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
-    loadCycle(start.review, user, today),
-    // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`); the cells
-    // with comments.
-    compareReviewWithVersion(grid, start.review, url.searchParams),
-    markCommentedCells(grid, start.review),
-  ]);
-  if (!found.ok && found.status === 403) throw reviewRefusal(found);
-  if (!found.ok) return notFound(found.message, params);
-  review.costCenter = found.costCenter;
-  // The cells changed since the last submission, marked.
-  markChangedCells(review.grid, changedCells);
-  // The cell a link opens the grid on (a thread's, an audit entry's: `?celula=`), with its history when asked.
-  const openedHistory = await openedCellHistory(start.review, openOnCell(review.grid, url.searchParams));
-  // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
-  if (cycle.frozen) review.grid.editable = false;
-  const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
-  const excel: ExcelPanelData = {
-    exportHref: excelHref,
-    importAction: excelHref,
-    canImport: canWrite && review.open && !cycle.frozen,
-    ...excelState,
-  };
-  const done = CYCLE_ACTION.safeParse(url.searchParams.get("ciclo"));
-  // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
-  // scroll and focused cell.
-  return {
-    found: true as const,
-    ...review,
-    excel,
-    cycle,
-    cycleDone: done.success ? cycleAnswerTexts.done[done.data] : null,
-    loadedAt: Date.now(),
-    // Worded here, so that the page's script carries none of these texts.
-    factsLine: reviewPageTexts.facts(review.facts.anchor, review.facts.editMonth, review.facts.from, review.facts.to),
-    stateNotice: reviewStateNotice(review),
-    noData: reviewPageTexts.noData,
-    openedHistory: openedHistory && cellHistoryHtml(openedHistory),
-    filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
-  };
-}
-
-function notFound(message: string, params: Params) {
-  return data({ found: false as const, message, filterHref: filterPath({ rf: params.rf }) }, { status: 404 });
+  return loadReviewPage(request, params, user);
 }
 
 /**
@@ -157,12 +80,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : data({ cycleError: outcome.message }, { status: outcome.status });
   const { calendar, costCenter } = lookup.review;
   return redirect(`${reviewPath(calendar.name, costCenter.cost_center_concat)}?ciclo=${form.get("intent")}`);
-}
-
-/** A cycle action's form: an intent and a comment (at most CYCLE_FORM_MAX_BYTES), or null when unreadable. */
-async function readCycleForm(request: Request): Promise<URLSearchParams | null> {
-  const text = await readLimitedText(request, CYCLE_FORM_MAX_BYTES).catch(() => null);
-  return text === null ? null : new URLSearchParams(text);
 }
 
 /**
